@@ -1,0 +1,1 @@
+"""The ``nightfall`` command line (Typer + Rich)."""

@@ -1,0 +1,346 @@
+"""The game: a rule set plus an event log plus the state folded from it.
+
+``Game.execute(command)`` validates a command against the state and appends the events it
+causes, or raises :class:`Rejected` and changes nothing. Deadlines are inputs, never
+read from a clock: ``advance()`` says "the current deadline passed", ``tick(now)`` says
+"the time is now".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from nightfall.engine import events as ev
+from nightfall.engine.commands import Command
+from nightfall.engine.errors import Rejected, SetupError
+from nightfall.engine.phase import ENDED, SETUP, SIGNUP, Phase
+from nightfall.engine.rng import draw_index
+from nightfall.engine.ruleset import Ruleset, Step
+from nightfall.engine.state import GameState, apply
+from nightfall.engine.text import N_, Text
+
+
+class Context:
+    """What a rule set may do while handling a command or resolving a stage.
+
+    Every ``emit`` is applied to the state at once, so a step sees the effects of the
+    steps before it. Trace lines go to the step that is running.
+    """
+
+    def __init__(self, game: Game, at: datetime | None) -> None:
+        self.game = game
+        self.state = game.state
+        self.ruleset = game.ruleset
+        self.at = at
+        self._trace: list[Text] | None = None
+
+    # -- events -----------------------------------------------------------------------
+    def emit(self, event: ev.Event) -> None:
+        self.game._record(event)
+
+    def flag(self, key: str, value: Any) -> None:
+        """Set (or with ``None`` clear) a rule-set flag."""
+        if self.state.flags.get(key) != value:
+            self.emit(ev.FlagSet(key, value))
+
+    def notify(self, player: str, kind: str, **fields: Any) -> None:
+        self.emit(ev.NoticeSent(player, {"kind": kind, **fields}))
+
+    def announce(self, msgid: str, **params: Any) -> None:
+        self.emit(ev.Announced(self.state.phase_label, Text(msgid, params)))
+
+    def trace(self, msgid: str, **params: Any) -> None:
+        """Explain what the running step applied and why."""
+        if self._trace is not None:
+            self._trace.append(Text(msgid, params))
+
+    def submit(self, command: Command, slot: str, *, standing: bool = False) -> None:
+        assert command.by is not None
+        self.emit(
+            ev.Submitted(
+                command.by, command.action, slot, command.all_targets, command.choice,
+                command.text, standing,
+            )
+        )
+
+    # -- chance -----------------------------------------------------------------------
+    def draw(self, purpose: str, population: Sequence[str]) -> str:
+        """Draw one element by the seeded RNG; the draw is recorded in the log."""
+        if not population:
+            raise ValueError("empty population")
+        index = self.state.draws
+        chosen = population[draw_index(self.state.seed, index, len(population))]
+        self.emit(ev.RandomDrawn(purpose, index, tuple(population), chosen))
+        return chosen
+
+    # -- departures -------------------------------------------------------------------
+    def leave(self, player: str, cause: str) -> None:
+        """Remove ``player`` from the game and let the rule set cascade at once."""
+        if not self.state.is_alive(player):
+            return
+        # the phase of departure is the round ("night 1"), not the stage (scenario format)
+        self.emit(ev.PlayerLeft(player, cause, self.state.phase_label.split("/")[0]))
+        self.ruleset.on_departure(self, player, cause)
+
+    # -- resolution pipeline ----------------------------------------------------------
+    def run_steps(self, steps: Sequence[Step]) -> None:
+        """Run the declared steps in order, each recorded with its trace lines."""
+        for step in steps:
+            self._trace = []
+            step.run(self)
+            lines, self._trace = tuple(self._trace), None
+            self.emit(ev.StepTraced(self.state.phase_label, step.number, step.id, step.rule, lines))
+
+
+class Game:
+    """One game. Build with :meth:`new`, or from a log with :meth:`from_events`."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.state = GameState()
+        self.events: list[ev.Event] = []
+
+    # -- construction -----------------------------------------------------------------
+    @classmethod
+    def new(
+        cls,
+        ruleset: Ruleset,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+        locale: str = "en",
+    ) -> Game:
+        game = cls(ruleset)
+        merged = dict(ruleset.default_options)
+        for key, value in (options or {}).items():
+            if key not in merged:
+                raise SetupError(N_("Unknown option '{option}'."), option=key)
+            merged[key] = value
+        game._record(ev.GameCreated(ruleset.id, seed, merged, locale))
+        game._record(ev.PhaseStarted(SIGNUP, 0, 1, SIGNUP))
+        return game
+
+    @classmethod
+    def from_events(cls, ruleset: Ruleset, events: Iterable[ev.Event]) -> Game:
+        """Rebuild a game by folding its log (replay); no rule is evaluated again."""
+        game = cls(ruleset)
+        for event in events:
+            game._record(event)
+        return game
+
+    def _record(self, event: ev.Event) -> None:
+        apply(self.state, event)
+        self.events.append(event)
+
+    # -- sign-up and setup ------------------------------------------------------------
+    def join(self, name: str, description: str = "") -> None:
+        name = name.strip()
+        if self.state.phase.kind != SIGNUP:
+            raise Rejected(N_("Sign-up is closed."))
+        if not name:
+            raise Rejected(N_("A player needs a name."))
+        if any(p.casefold() == name.casefold() for p in self.state.players):
+            raise Rejected(N_("The name {name} is already taken."), name=name)
+        if len(self.state.players) >= self.ruleset.max_players:
+            raise Rejected(N_("The game is full ({count} players)."), count=len(self.state.players))
+        self._record(ev.PlayerJoined(name, description))
+
+    def withdraw(self, name: str) -> None:
+        if self.state.phase.kind != SIGNUP:
+            raise Rejected(N_("Sign-up is closed."))
+        if name not in self.state.players:
+            raise Rejected(N_("There is no player called {name}."), name=name)
+        self._record(ev.PlayerWithdrew(name))
+
+    def assign(
+        self,
+        roles: Mapping[str, str],
+        statuses: Mapping[str, Iterable[str]] | None = None,
+    ) -> None:
+        """Give each player exactly the listed role (scenarios, hand-picked setups)."""
+        self._check_setup(list(roles.values()))
+        missing = [p for p in self.state.players if p not in roles]
+        if missing or len(roles) != len(self.state.players):
+            raise SetupError(N_("Every player needs exactly one role: {names}."), names=tuple(missing))
+        self._record(ev.PhaseStarted(SETUP, 0, 1, SETUP))
+        for player, role in roles.items():
+            self._record(ev.RoleAssigned(player, role))
+        for player, names in (statuses or {}).items():
+            for status in names:
+                self._record(ev.StatusChanged(player, status, True))
+
+    def deal(self, roles: Sequence[str]) -> None:
+        """Deal ``roles`` to the signed-up players at random (draws recorded)."""
+        self._check_setup(list(roles))
+        if len(roles) != len(self.state.players):
+            raise SetupError(
+                N_("{roles} roles for {players} players."),
+                roles=len(roles), players=len(self.state.players),
+            )
+        self._record(ev.PhaseStarted(SETUP, 0, 1, SETUP))
+        ctx = Context(self, None)
+        pool = list(roles)
+        for player in list(self.state.players):
+            role = ctx.draw("deal:" + player, pool)
+            pool.remove(role)
+            self._record(ev.RoleAssigned(player, role))
+
+    def _check_setup(self, roles: list[str]) -> None:
+        if self.state.phase.kind != SIGNUP:
+            raise SetupError(N_("Roles were dealt already."))
+        unknown = sorted({r for r in roles if r not in self.ruleset.roles})
+        if unknown:
+            raise SetupError(N_("Unknown role: {roles}."), roles=tuple(unknown))
+        count = len(self.state.players)
+        if not self.ruleset.min_players <= count <= self.ruleset.max_players:
+            raise SetupError(
+                N_("This rule set needs {low} to {high} players, not {count}."),
+                low=self.ruleset.min_players, high=self.ruleset.max_players, count=count,
+            )
+
+    def start(self, at: datetime | None = None) -> list[ev.Event]:
+        """Begin play after roles are dealt."""
+        if self.state.phase.kind != SETUP:
+            raise SetupError(N_("Deal the roles before the game starts."))
+        return self._transaction(at, self._start)
+
+    def _start(self, ctx: Context) -> None:
+        self.ruleset.begin(ctx)
+        self._begin_phase(ctx, self.ruleset.first_phase(self.state))
+
+    # -- play -------------------------------------------------------------------------
+    def execute(self, command: Command) -> list[ev.Event]:
+        """Apply one command; returns its events, or raises Rejected (nothing changed)."""
+        if self.state.ended:
+            raise Rejected(N_("The game is over."))
+        if not self.state.phase.is_play():
+            raise Rejected(N_("The game has not started yet."))
+        if command.action == "advance":
+            return self.advance(command.at)
+        deadline = self.state.deadline
+        if command.at is not None and deadline is not None and command.at >= deadline:
+            raise Rejected(N_("Too late: the deadline passed at {deadline}."), deadline=deadline)
+        if command.is_gm:
+            return self._transaction(command.at, lambda ctx: self._gm(ctx, command))
+        if command.by not in self.state.players:
+            raise Rejected(N_("There is no player called {name}."), name=command.by)
+        return self._transaction(command.at, lambda ctx: self._player(ctx, command))
+
+    def advance(self, at: datetime | None = None) -> list[ev.Event]:
+        """The current deadline passed: resolve the stage and move on."""
+        if self.state.ended:
+            raise Rejected(N_("The game is over."))
+        if not self.state.phase.is_play():
+            raise Rejected(N_("The game has not started yet."))
+        return self._transaction(at, self._close_stage)
+
+    def tick(self, now: datetime) -> list[ev.Event]:
+        """The time is ``now``: close every stage whose deadline has passed, in order."""
+        produced: list[ev.Event] = []
+        while (
+            self.state.phase.is_play()
+            and self.state.deadline is not None
+            and now >= self.state.deadline
+        ):
+            produced += self.advance(self.state.deadline)
+        return produced
+
+    # -- internals --------------------------------------------------------------------
+    def _transaction(self, at: datetime | None, body: Any) -> list[ev.Event]:
+        mark = len(self.events)
+        try:
+            body(Context(self, at))
+        except BaseException:
+            self._rollback(mark)
+            raise
+        return self.events[mark:]
+
+    def _rollback(self, mark: int) -> None:
+        if len(self.events) == mark:
+            return
+        kept = self.events[:mark]
+        self.state, self.events = GameState(), []
+        for event in kept:
+            self._record(event)
+
+    def _player(self, ctx: Context, command: Command) -> None:
+        self.ruleset.handle(ctx, command)
+        self._maybe_close_early(ctx)
+
+    def _gm(self, ctx: Context, command: Command) -> None:
+        state = self.state
+        if command.action == "modkill":
+            target = command.target
+            if target not in state.players:
+                raise Rejected(N_("There is no player called {name}."), name=target)
+            if not state.is_alive(target):
+                raise Rejected(N_("{name} is no longer in the game."), name=target)
+            assert target is not None
+            ctx.emit(ev.GmActed("modkill", target, command.text))
+            ctx.announce(N_("The game master removed {name} from the game."), name=target)
+            ctx.leave(target, "modkill")
+            if not self._check_winner(ctx):
+                self._maybe_close_early(ctx)
+        elif command.action in ("extend", "shorten"):
+            minutes = command.minutes or 0
+            if minutes <= 0:
+                raise Rejected(N_("Give a positive number of minutes."))
+            ctx.emit(ev.GmActed(command.action, None, str(minutes)))
+            sign = 1 if command.action == "extend" else -1
+            if state.deadline is not None:
+                ctx.emit(ev.DeadlineChanged(state.deadline + sign * timedelta(minutes=minutes)))
+            ctx.announce(
+                N_("The game master extended the phase by {minutes} minutes.")
+                if sign > 0
+                else N_("The game master shortened the phase by {minutes} minutes."),
+                minutes=minutes,
+            )
+        elif command.action == "skip":
+            ctx.emit(ev.GmActed("skip", None, state.phase_label))
+            ctx.announce(N_("The game master skipped {phase}."), phase=state.phase_label)
+            self.ruleset.skip(ctx)
+            self._after_resolution(ctx)
+        else:  # pragma: no cover - GM_ACTIONS is closed
+            raise Rejected(N_("Unknown command {action}."), action=command.action)
+
+    def _close_stage(self, ctx: Context) -> None:
+        self.ruleset.resolve(ctx)
+        self._after_resolution(ctx)
+
+    def _after_resolution(self, ctx: Context) -> None:
+        if self._check_winner(ctx):
+            return
+        self._begin_phase(ctx, self.ruleset.next_phase(self.state))
+
+    def _check_winner(self, ctx: Context) -> bool:
+        result = self.ruleset.winner(self.state)
+        if result is None:
+            return False
+        winner, winners = result
+        ctx.emit(ev.GameEnded(winner, winners))
+        ctx.emit(ev.PhaseStarted(ENDED, self.state.phase.number, 1, ENDED, ctx.at, None))
+        self.ruleset.on_phase_start(ctx)
+        return True
+
+    def _begin_phase(self, ctx: Context, phase: Phase) -> None:
+        rule = self.ruleset.deadline_rule(self.state, phase)
+        deadline = rule.after(ctx.at) if rule is not None and ctx.at is not None else None
+        label = self.ruleset.phase_label(phase)
+        ctx.emit(ev.PhaseStarted(phase.kind, phase.number, phase.stage, label, ctx.at, deadline))
+        self.ruleset.on_phase_start(ctx)
+        self._maybe_close_early(ctx)
+
+    def _maybe_close_early(self, ctx: Context) -> None:
+        if not self.state.options.get("early_close") or not self.state.phase.is_play():
+            return
+        if self.ruleset.awaiting_inputs(self.state) == set():
+            self._close_stage(ctx)
+
+    # -- views ------------------------------------------------------------------------
+    def view(self, player: str | None) -> dict[str, Any]:
+        """The projection of the state for ``player`` (``None``: public view)."""
+        return self.ruleset.project(self.state, player)
+
+    def legal_commands(self, player: str) -> list[Command]:
+        return self.ruleset.legal_commands(self.state, player)

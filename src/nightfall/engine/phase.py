@@ -1,0 +1,57 @@
+"""Phases, stages and deadlines expressed as rules.
+
+A deadline is never read from a clock: a rule set states it as *clock time + day offset
++ time zone* relative to the moment its phase began (:class:`DeadlineRule`), and the
+adapter that owns the clock tells the engine the time (``Game.tick(now)``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+SIGNUP = "signup"
+SETUP = "setup"
+DAY = "day"
+NIGHT = "night"
+ENDED = "ended"
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """Where the game stands: ``kind`` (signup/setup/day/night/ended), number, stage."""
+
+    kind: str
+    number: int = 0
+    stage: int = 1
+
+    @property
+    def round(self) -> tuple[str, int]:
+        """Phase identity without the stage: submissions live for one round."""
+        return (self.kind, self.number)
+
+    def is_play(self) -> bool:
+        return self.kind in (DAY, NIGHT)
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineRule:
+    """``at`` o'clock, ``day_offset`` days after the phase's start date, in ``tz``.
+
+    If that moment is not after the start (a phase opened late), the next day is used.
+    """
+
+    at: time
+    day_offset: int
+    tz: str
+
+    def after(self, start: datetime) -> datetime:
+        zone = ZoneInfo(self.tz)
+        local = start.astimezone(zone)
+        day = local.date() + timedelta(days=self.day_offset)
+        deadline = datetime.combine(day, self.at, tzinfo=zone)
+        while deadline <= local:
+            day += timedelta(days=1)
+            deadline = datetime.combine(day, self.at, tzinfo=zone)
+        return deadline

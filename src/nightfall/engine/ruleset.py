@@ -1,0 +1,145 @@
+"""The plugin interface every rule set implements.
+
+The core knows no role by name: a rule set declares its roles (with faction), its
+resolution steps in order, its phase schedule and deadlines, and supplies the functions
+the core calls. The core owns the event log, the RNG, the phase machine, early close,
+win checks after every resolution, GM acts, and the resolution trace.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from nightfall.engine.commands import Command
+from nightfall.engine.phase import DeadlineRule, Phase
+from nightfall.engine.state import GameState
+
+if TYPE_CHECKING:
+    from nightfall.engine.game import Context
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    """A role: stable ``id``, the ``faction`` it counts for, the rule that defines it."""
+
+    id: str
+    faction: str
+    rule: str
+    special: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One numbered step of an ordered resolution (e.g. C15 step 4 'changelings')."""
+
+    number: int
+    id: str
+    rule: str
+    run: Callable[[Context], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A named setup: the role list for a player count, and options."""
+
+    id: str
+    roles: tuple[str, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    description: str = ""
+
+
+class Ruleset(ABC):
+    """A rule-set plugin. Subclasses are stateless: all game data lives in the state."""
+
+    id: str
+    roles: Mapping[str, Role]
+    factions: Sequence[str]
+    default_options: Mapping[str, Any]
+    min_players: int = 3
+    max_players: int = 60
+
+    # -- phases -----------------------------------------------------------------------
+    @abstractmethod
+    def first_phase(self, state: GameState) -> Phase:
+        """The phase play starts with once roles are dealt."""
+
+    @abstractmethod
+    def next_phase(self, state: GameState) -> Phase:
+        """The phase that follows the current stage's resolution."""
+
+    @abstractmethod
+    def phase_label(self, phase: Phase) -> str:
+        """The stable label used in logs and scenarios (``day 2``, ``night 1/2``)."""
+
+    @abstractmethod
+    def deadline_rule(self, state: GameState, phase: Phase) -> DeadlineRule | None:
+        """When the given stage ends, relative to its start."""
+
+    # -- play -------------------------------------------------------------------------
+    @abstractmethod
+    def begin(self, ctx: Context) -> None:
+        """Called once after dealing, before the first phase: initial notices."""
+
+    @abstractmethod
+    def on_phase_start(self, ctx: Context) -> None:
+        """Called after every PhaseStarted (announcements, prompts)."""
+
+    @abstractmethod
+    def handle(self, ctx: Context, command: Command) -> None:
+        """Validate a player's command (raise ``Rejected``) and emit its events."""
+
+    @abstractmethod
+    def resolve(self, ctx: Context) -> None:
+        """Resolve the current stage at its deadline (runs the declared steps)."""
+
+    @abstractmethod
+    def skip(self, ctx: Context) -> None:
+        """The GM skips the current phase: end it without resolving its effects."""
+
+    @abstractmethod
+    def on_departure(self, ctx: Context, player: str, cause: str) -> None:
+        """Cascades of a departure (lovers, succession); called right after it."""
+
+    @abstractmethod
+    def awaiting_inputs(self, state: GameState) -> set[tuple[str, str]] | None:
+        """(player, slot) inputs the current stage still waits for; ``None``: never early.
+
+        The engine closes a stage early (option ``early_close``) when this is empty, so
+        the rule set, not each role, decides what a stage expects (the lesson of lykos).
+        """
+
+    @abstractmethod
+    def winner(self, state: GameState) -> tuple[str, tuple[str, ...]] | None:
+        """The winning faction and winning players, or ``None`` while play goes on."""
+
+    # -- views ------------------------------------------------------------------------
+    @abstractmethod
+    def project(self, state: GameState, player: str | None) -> dict[str, Any]:
+        """Everything ``player`` may know (``None``: a spectator's public view)."""
+
+    @abstractmethod
+    def legal_commands(self, state: GameState, player: str) -> list[Command]:
+        """Every command ``player`` could submit now that the rules would accept."""
+
+    # -- setup ------------------------------------------------------------------------
+    @abstractmethod
+    def presets(self) -> Mapping[str, Preset]:
+        """Named setups."""
+
+    @abstractmethod
+    def roles_for(self, player_count: int) -> tuple[str, ...]:
+        """The default role list for a player count."""
+
+    def leader(self, state: GameState) -> str | None:
+        """The current public leader, for rule sets that have one."""
+        return None
+
+    def items(self, state: GameState) -> dict[str, list[str]]:
+        """Items each player holds, for rule sets that have items."""
+        return {}
+
+    def faction_of(self, role: str | None) -> str | None:
+        return self.roles[role].faction if role in self.roles else None

@@ -1,0 +1,258 @@
+"""The game state and the fold that builds it from events.
+
+The state is a plain mutable record that only :func:`apply` changes, one event at a
+time. Replaying a log into a fresh :class:`GameState` reproduces it exactly, which the
+property tests check by comparing with ``==``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from nightfall.engine import events as ev
+from nightfall.engine.phase import ENDED, SIGNUP, Phase
+from nightfall.engine.text import Text
+
+
+@dataclass
+class PlayerState:
+    name: str
+    seat: int
+    description: str = ""
+    role: str | None = None
+    statuses: set[str] = field(default_factory=set)
+    alive: bool = True
+    left_cause: str | None = None
+    left_phase: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    player: str
+    action: str
+    slot: str
+    targets: tuple[str, ...] = ()
+    choice: str | None = None
+    text: str | None = None
+    standing: bool = False
+
+    @property
+    def target(self) -> str | None:
+        return self.targets[0] if self.targets else None
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseRecord:
+    """One entry of the phase history shown in the status post."""
+
+    kind: str
+    number: int
+    stage: int
+    label: str
+    at: datetime | None
+    deadline: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    phase: str
+    text: Text
+
+
+@dataclass
+class GameState:
+    ruleset: str = ""
+    seed: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+    locale: str = "en"
+    players: dict[str, PlayerState] = field(default_factory=dict)
+    phase: Phase = field(default_factory=lambda: Phase(SIGNUP))
+    phase_label: str = SIGNUP
+    phase_at: datetime | None = None
+    deadline: datetime | None = None
+    history: list[PhaseRecord] = field(default_factory=list)
+    submissions: dict[tuple[str, str], Submission] = field(default_factory=dict)
+    flags: dict[str, Any] = field(default_factory=dict)
+    notices: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    announcements: list[Announcement] = field(default_factory=list)
+    last_votes: dict[str, int] = field(default_factory=dict)
+    last_ballots: dict[str, str] = field(default_factory=dict)
+    traces: list[ev.StepTraced] = field(default_factory=list)
+    winner: str | None = None
+    winners: tuple[str, ...] = ()
+    draws: int = 0
+
+    # -- read helpers used by rule sets -------------------------------------------------
+    @property
+    def ended(self) -> bool:
+        return self.phase.kind == ENDED
+
+    def alive(self) -> list[str]:
+        """Names of the players still in the game, in seating order."""
+        return [p.name for p in self.players.values() if p.alive]
+
+    def is_alive(self, name: str | None) -> bool:
+        player = self.players.get(name) if name is not None else None
+        return player is not None and player.alive
+
+    def role_of(self, name: str) -> str | None:
+        return self.players[name].role
+
+    def has_status(self, name: str, status: str) -> bool:
+        return status in self.players[name].statuses
+
+    def with_status(self, status: str, alive_only: bool = True) -> list[str]:
+        return [
+            p.name
+            for p in self.players.values()
+            if status in p.statuses and (p.alive or not alive_only)
+        ]
+
+    def submission(self, player: str, slot: str) -> Submission | None:
+        return self.submissions.get((player, slot))
+
+    def submissions_in(self, slot: str) -> list[Submission]:
+        return [s for (_, s_slot), s in self.submissions.items() if s_slot == slot]
+
+
+Applier = Callable[[GameState, Any], None]
+_APPLIERS: dict[type[ev.Event], Applier] = {}
+
+
+def _applies(event_type: type[ev.Event]) -> Callable[[Applier], Applier]:
+    def register(fn: Applier) -> Applier:
+        _APPLIERS[event_type] = fn
+        return fn
+
+    return register
+
+
+@_applies(ev.GameCreated)
+def _created(state: GameState, e: ev.GameCreated) -> None:
+    state.ruleset, state.seed, state.locale = e.ruleset, e.seed, e.locale
+    state.options = dict(e.options)
+
+
+@_applies(ev.PlayerJoined)
+def _joined(state: GameState, e: ev.PlayerJoined) -> None:
+    state.players[e.player] = PlayerState(e.player, len(state.players), e.description)
+    state.notices.setdefault(e.player, [])
+
+
+@_applies(ev.PlayerWithdrew)
+def _withdrew(state: GameState, e: ev.PlayerWithdrew) -> None:
+    del state.players[e.player]
+    state.notices.pop(e.player, None)
+    for seat, player in enumerate(state.players.values()):
+        player.seat = seat
+
+
+@_applies(ev.RoleAssigned)
+def _role(state: GameState, e: ev.RoleAssigned) -> None:
+    state.players[e.player].role = e.role
+
+
+@_applies(ev.StatusChanged)
+def _status(state: GameState, e: ev.StatusChanged) -> None:
+    statuses = state.players[e.player].statuses
+    if e.present:
+        statuses.add(e.status)
+    else:
+        statuses.discard(e.status)
+
+
+@_applies(ev.PlayerLeft)
+def _left(state: GameState, e: ev.PlayerLeft) -> None:
+    player = state.players[e.player]
+    player.alive, player.left_cause, player.left_phase = False, e.cause, e.phase
+
+
+@_applies(ev.PhaseStarted)
+def _phase(state: GameState, e: ev.PhaseStarted) -> None:
+    new = Phase(e.kind, e.number, e.stage)
+    if new.round != state.phase.round:
+        state.submissions = {k: s for k, s in state.submissions.items() if s.standing}
+    state.phase, state.phase_label = new, e.label
+    state.phase_at, state.deadline = e.at, e.deadline
+    state.history.append(PhaseRecord(e.kind, e.number, e.stage, e.label, e.at, e.deadline))
+
+
+@_applies(ev.DeadlineChanged)
+def _deadline(state: GameState, e: ev.DeadlineChanged) -> None:
+    state.deadline = e.deadline
+    if state.history:
+        last = state.history[-1]
+        state.history[-1] = PhaseRecord(
+            last.kind, last.number, last.stage, last.label, last.at, e.deadline
+        )
+
+
+@_applies(ev.Submitted)
+def _submitted(state: GameState, e: ev.Submitted) -> None:
+    state.submissions[(e.player, e.slot)] = Submission(
+        e.player, e.action, e.slot, e.targets, e.choice, e.text, e.standing
+    )
+
+
+@_applies(ev.SubmissionWithdrawn)
+def _withdrawn(state: GameState, e: ev.SubmissionWithdrawn) -> None:
+    state.submissions.pop((e.player, e.slot), None)
+
+
+@_applies(ev.RandomDrawn)
+def _drawn(state: GameState, e: ev.RandomDrawn) -> None:
+    state.draws = e.index + 1
+
+
+@_applies(ev.FlagSet)
+def _flag(state: GameState, e: ev.FlagSet) -> None:
+    if e.value is None:
+        state.flags.pop(e.key, None)
+    else:
+        state.flags[e.key] = e.value
+
+
+@_applies(ev.NoticeSent)
+def _notice(state: GameState, e: ev.NoticeSent) -> None:
+    state.notices.setdefault(e.player, []).append(dict(e.notice))
+
+
+@_applies(ev.Announced)
+def _announced(state: GameState, e: ev.Announced) -> None:
+    state.announcements.append(Announcement(e.phase, e.text))
+
+
+@_applies(ev.VotesCounted)
+def _counted(state: GameState, e: ev.VotesCounted) -> None:
+    state.last_votes, state.last_ballots = dict(e.tally), dict(e.ballots)
+
+
+@_applies(ev.StepTraced)
+def _traced(state: GameState, e: ev.StepTraced) -> None:
+    state.traces.append(e)
+
+
+@_applies(ev.GameEnded)
+def _ended(state: GameState, e: ev.GameEnded) -> None:
+    state.winner, state.winners = e.winner, e.winners
+
+
+@_applies(ev.GmActed)
+def _gm(state: GameState, e: ev.GmActed) -> None:
+    """GM acts are audit records; their effects come as separate events."""
+
+
+def apply(state: GameState, event: ev.Event) -> None:
+    """Fold one event into ``state`` (in place)."""
+    _APPLIERS[type(event)](state, event)
+
+
+def fold(events: Iterable[ev.Event]) -> GameState:
+    """Build a state from scratch out of a log."""
+    state = GameState()
+    for event in events:
+        apply(state, event)
+    return state

@@ -1,0 +1,95 @@
+"""Localisable text as data: the engine never renders a sentence itself.
+
+A :class:`Text` is an English *msgid* (the gettext convention: the English sentence is
+the key) plus named parameters. A parameter may be a :class:`Term`, a reference to a
+named thing (a role, a cause of departure, a faction, a status) whose display name is
+itself translated. Rendering happens in :mod:`nightfall.i18n`, outside the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def N_(msgid: str) -> str:
+    """Mark ``msgid`` for extraction into the message catalogs without translating it."""
+    return msgid
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """A named game thing (``domain`` is e.g. ``role``; ``id`` the stable id)."""
+
+    domain: str
+    id: str
+
+
+ParamValue = str | int | Term | tuple["ParamValue", ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A message to be shown to people: msgid plus parameters."""
+
+    msgid: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __hash__(self) -> int:
+        return hash(self.msgid)
+
+
+class TermNames:
+    """Registry of display msgids for terms, filled by the rule sets at import time."""
+
+    _names: dict[tuple[str, str], str] = {}
+
+    @classmethod
+    def register(cls, domain: str, names: Mapping[str, str]) -> None:
+        for term_id, msgid in names.items():
+            cls._names[(domain, term_id)] = msgid
+
+    @classmethod
+    def msgid(cls, term: Term) -> str:
+        return cls._names.get((term.domain, term.id), term.id)
+
+
+def _identity(msgid: str) -> str:
+    return msgid
+
+
+def render_value(value: Any, gettext: Any = _identity) -> str:
+    """Render one parameter value: terms are translated, sequences joined by commas."""
+    if isinstance(value, Term):
+        return str(gettext(TermNames.msgid(value)))
+    if isinstance(value, (tuple, list)):
+        return ", ".join(render_value(item, gettext) for item in value)
+    if value is None:
+        return "—"
+    return str(value)
+
+
+def render(text: Text, gettext: Any = _identity) -> str:
+    """Render ``text`` through ``gettext`` (identity gives English)."""
+    params = {key: render_value(value, gettext) for key, value in text.params.items()}
+    template = str(gettext(text.msgid))
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def to_data(value: Any) -> Any:
+    """A JSON-ready form of texts, terms and plain values (for views and logs)."""
+    if isinstance(value, Text):
+        return {"msgid": value.msgid, "params": {k: to_data(v) for k, v in value.params.items()}}
+    if isinstance(value, Term):
+        return {"term": value.domain, "id": value.id}
+    if isinstance(value, (tuple, list)):
+        return [to_data(item) for item in value]
+    if isinstance(value, dict):
+        return {str(k): to_data(v) for k, v in value.items()}
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return value

@@ -1,0 +1,50 @@
+"""Translations (Babel/gettext) and rendering of engine texts for people.
+
+Catalogs are the ``.po`` files under ``locales/``; they are compiled in memory on first
+use, so a fresh checkout needs no build step. English is the msgid language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from io import BytesIO
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+
+from nightfall.engine.text import Text, render
+
+LOCALES_DIR = Path(__file__).parent / "locales"
+DOMAIN = "nightfall"
+SUPPORTED_LOCALES = ("de", "en")
+
+
+@lru_cache(maxsize=None)
+def translations(locale: str) -> NullTranslations:
+    """The compiled catalog for ``locale`` (English and unknown locales: identity)."""
+    po_file = LOCALES_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if not po_file.exists():
+        return NullTranslations()
+    with po_file.open("rb") as handle:
+        catalog = read_po(handle, locale=locale, domain=DOMAIN)
+    buffer = BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return Translations(buffer, domain=DOMAIN)
+
+
+def gettext_for(locale: str) -> Callable[[str], str]:
+    trans = translations(locale)
+
+    def gettext(msgid: str) -> str:
+        return str(trans.gettext(msgid)) if msgid else msgid
+
+    return gettext
+
+
+def localize(text: Text, locale: str) -> str:
+    """Render an engine :class:`Text` in ``locale``."""
+    return render(text, gettext_for(locale))

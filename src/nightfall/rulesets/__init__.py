@@ -1,0 +1,26 @@
+"""Rule-set plugins and their registry."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from nightfall.engine import Game, Ruleset
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    """The plugin for ``ruleset_id`` (``changelings``)."""
+    if ruleset_id == "changelings":
+        from nightfall.rulesets.changelings import CHANGELINGS
+
+        return CHANGELINGS
+    raise KeyError(ruleset_id)
+
+
+RULESET_IDS = ("changelings",)
+
+
+def new_game(
+    ruleset_id: str, seed: int, options: Mapping[str, Any] | None = None, locale: str = "en"
+) -> Game:
+    return Game.new(get_ruleset(ruleset_id), seed, options, locale)

@@ -1,0 +1,50 @@
+"""The rule set's memory between phases, kept in engine flags (namespaced ``c.``).
+
+Each accessor names the rule it serves, so a reader sees why the engine remembers it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nightfall.engine import GameState
+
+REPLACE_USED = "c.replace_used"  # C7.4 once per game
+PINKIE_SAVE_USED = "c.pinkie_save_used"  # C13.2 once per game
+PINKIE_CHASE_USED = "c.pinkie_chase_used"  # C13.3 once per game
+ATTACK = "c.attack"  # C13.1 the abduction/replacement planned at the end of stage 1
+ATTACK_REASON = "c.attack_reason"  # why no attack is planned (trace only, never told)
+RUMOURS = "c.rumours"  # C10.1 targets of rumour votes for the coming day
+DRAMA_DUE = "c.drama_due"  # C14.3 drama queens whose chase resolves this/next night
+SUCCESSION = "c.succession_pending"  # C5.4 a leader left without naming a successor
+TIED = "c.tied"  # C5.3 the tied players a day N/2 waits on
+SKIPPING = "c.skipping"  # C2.6 the GM skipped the current phase
+
+
+def last_shield_key(player: str) -> str:
+    """C12.2 the player this shield protected last night."""
+    return f"c.last_shield:{player}"
+
+
+def disguise_key(player: str) -> str:
+    """C9.2 the role this liar pretends to be."""
+    return f"c.disguise:{player}"
+
+
+def partner_key(player: str) -> str:
+    """C8 this player's lover."""
+    return f"c.partner:{player}"
+
+
+def partner_of(state: GameState, player: str) -> str | None:
+    value: Any = state.flags.get(partner_key(player))
+    return str(value) if value is not None else None
+
+
+def attack(state: GameState) -> dict[str, str] | None:
+    value: Any = state.flags.get(ATTACK)
+    return dict(value) if value else None
+
+
+def names(state: GameState, key: str) -> list[str]:
+    return list(state.flags.get(key) or [])

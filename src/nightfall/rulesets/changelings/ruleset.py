@@ -1,0 +1,251 @@
+"""The Changelings rule-set plugin: glues roles, abilities, steps and views together."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import time
+from typing import Any
+
+from nightfall.engine import N_, Command, Context, DeadlineRule, GameState, Phase, Preset, Rejected
+from nightfall.engine import Ruleset as RulesetBase
+from nightfall.engine.events import Submitted, SubmissionWithdrawn
+from nightfall.engine.phase import DAY, ENDED, NIGHT
+from nightfall.engine.text import Term
+from nightfall.rulesets.changelings import day, departures, memory, night, presets, victory, view
+from nightfall.rulesets.changelings.abilities import current_leader, validate
+from nightfall.rulesets.changelings.roles import (
+    BLACK_RAVEN,
+    DRAMA_QUEEN,
+    FACTIONS,
+    LIAR,
+    LOVE_POTION,
+    NIGHT_OWL,
+    PINKIE_SENSE,
+    QUEEN,
+    RESEARCHER,
+    ROLES,
+    SHIELD,
+    STALKER,
+    ATHLETE,
+    is_changeling_side,
+)
+
+#: C2.3: the stage-2 abilities each role is awaited for.
+_STAGE_TWO_SLOTS = {
+    RESEARCHER: "investigate",
+    QUEEN: "scry",
+    LIAR: "disguise",
+    BLACK_RAVEN: "letter",
+    NIGHT_OWL: "visit",
+}
+
+
+class Changelings(RulesetBase):
+    id = "changelings"
+    roles = ROLES
+    factions = FACTIONS
+    default_options: Mapping[str, Any] = {
+        "first_day_banishment": False,  # C2.2
+        "raven_vote_persists": False,  # C10.1
+        "early_close": True,  # C2.3
+        "timezone": "Europe/Berlin",  # C2.3
+    }
+    min_players = 2
+    max_players = 60
+
+    # -- phases (C2) --------------------------------------------------------------------
+    def first_phase(self, state: GameState) -> Phase:
+        return Phase(DAY, 1)
+
+    def next_phase(self, state: GameState) -> Phase:
+        phase = state.phase
+        skipping = bool(state.flags.get(memory.SKIPPING))
+        if phase.kind == NIGHT:
+            if phase.stage == 1 and not skipping:
+                return Phase(NIGHT, phase.number, 2)
+            return Phase(DAY, phase.number + 1)
+        if phase.stage == 1 and not skipping and state.flags.get(memory.TIED):
+            return Phase(DAY, phase.number, 2)
+        return Phase(NIGHT, phase.number, 1)
+
+    def phase_label(self, phase: Phase) -> str:
+        if phase.kind == NIGHT:
+            return f"night {phase.number}/{phase.stage}"
+        if phase.kind == DAY:
+            return f"day {phase.number}" if phase.stage == 1 else f"day {phase.number}/2"
+        return phase.kind
+
+    def deadline_rule(self, state: GameState, phase: Phase) -> DeadlineRule | None:
+        tz = str(state.options.get("timezone") or "Europe/Berlin")
+        if phase.kind == DAY:  # C2.5, C5.3
+            return DeadlineRule(time(19, 30), 1, tz) if phase.stage == 1 else DeadlineRule(
+                time(20, 0), 0, tz)
+        if phase.kind == NIGHT:  # C2.3
+            return DeadlineRule(time(22, 0), 0, tz) if phase.stage == 1 else DeadlineRule(
+                time(20, 0), 1, tz)
+        return None
+
+    # -- play ---------------------------------------------------------------------------
+    def begin(self, ctx: Context) -> None:
+        state = ctx.state
+        team = [p for p in state.players if is_changeling_side(state.players[p].role)]
+        for member in team:  # C1.7: changelings know each other
+            ctx.notify(member, "team", members=team)
+        athletes = [p for p in state.players if state.players[p].role == ATHLETE]
+        for stalker in [p for p in state.players if state.players[p].role == STALKER]:
+            for athlete in athletes:  # C11.3
+                ctx.notify(stalker, "athlete", name=athlete)
+        in_play = sorted({p.role for p in state.players.values() if p.role}, key=_role_order)
+        ctx.announce(
+            N_("The game begins with {count} players and {changelings} changelings. Roles in "
+               "play: {roles}."),
+            count=len(state.players), changelings=len(team),
+            roles=tuple(Term("role", r) for r in in_play),
+        )
+
+    def on_phase_start(self, ctx: Context) -> None:
+        state = ctx.state
+        ctx.flag(memory.SKIPPING, None)
+        phase = state.phase
+        if phase.kind == DAY and phase.stage == 1:
+            if phase.number == 1:
+                ctx.announce(N_("Day 1 begins. Elect your leader!"))
+            else:
+                ctx.announce(N_("Day {number} begins. The thread is open."), number=phase.number)
+        elif phase.kind == NIGHT and phase.stage == 1:
+            ctx.announce(N_("Night {number} falls. The thread is closed until morning (C2.8)."),
+                         number=phase.number)
+        elif phase.kind == ENDED:
+            ctx.announce(N_("The game is over: {winner} won. Winners: {names}."),
+                         winner=Term("faction", state.winner or "draw"),
+                         names=tuple(state.winners))
+
+    def handle(self, ctx: Context, command: Command) -> None:
+        state = ctx.state
+        if command.action == "pass":
+            self._pass(ctx, command)
+            return
+        slot, standing = validate(state, command)
+        actor = command.by or ""
+        if command.action == "unvote":
+            for vote_slot in ("vote", "elect"):
+                if state.submission(actor, vote_slot) is not None:
+                    ctx.emit(SubmissionWithdrawn(actor, vote_slot))
+            return
+        ctx.submit(command, slot, standing=standing)
+        if command.action == "successor" and state.flags.get(memory.SUCCESSION) == actor:
+            departures.install_leader(ctx, command.target or "", actor)  # C5.4, C2.7
+
+    def _pass(self, ctx: Context, command: Command) -> None:
+        awaited = self.awaiting_inputs(ctx.state) or set()
+        slots = sorted(slot for player, slot in awaited if player == command.by)
+        if not slots:
+            raise Rejected(N_("Nothing is awaited from you right now."))
+        for slot in slots:
+            ctx.emit(Submitted(command.by or "", "pass", slot))
+
+    def resolve(self, ctx: Context) -> None:
+        phase = ctx.state.phase
+        persist = bool(ctx.state.options.get("raven_vote_persists"))
+        if phase.kind == NIGHT and phase.stage == 1:
+            ctx.run_steps(night.STAGE_ONE_STEPS)
+        elif phase.kind == NIGHT:
+            ctx.run_steps(night.NIGHT_STEPS)
+            ctx.flag(memory.ATTACK, None)
+            ctx.flag(memory.ATTACK_REASON, None)
+        else:
+            ctx.run_steps(day.DAY_STEPS if phase.stage == 1 else day.TIEBREAK_STEPS)
+            if not ctx.state.flags.get(memory.TIED) and not persist:
+                ctx.flag(memory.RUMOURS, None)
+
+    def skip(self, ctx: Context) -> None:
+        """C2.6: the phase ends; nothing planned in it happens."""
+        ctx.flag(memory.SKIPPING, True)
+        for key in (memory.ATTACK, memory.ATTACK_REASON, memory.TIED):
+            ctx.flag(key, None)
+        if ctx.state.phase.kind == NIGHT:
+            ctx.flag(memory.DRAMA_DUE, None)
+        elif not ctx.state.options.get("raven_vote_persists"):
+            ctx.flag(memory.RUMOURS, None)
+
+    def on_departure(self, ctx: Context, player: str, cause: str) -> None:
+        departures.on_departure(ctx, player, cause)
+
+    def awaiting_inputs(self, state: GameState) -> set[tuple[str, str]] | None:
+        """C2.3: the inputs a stage waits for before it may close early."""
+        phase = state.phase
+        wanted: set[tuple[str, str]] = set()
+        if phase.kind == DAY:
+            if phase.stage == 1:
+                return None  # days never close early
+            leader = current_leader(state)
+            if leader is not None:
+                wanted.add((leader, "tiebreak"))
+        elif phase.kind == NIGHT and phase.stage == 1:
+            for name in state.alive():
+                role = state.players[name].role
+                if is_changeling_side(role):
+                    wanted.add((name, "kill"))
+                elif role == SHIELD:
+                    wanted.add((name, "shield"))
+        elif phase.kind == NIGHT:
+            wanted |= self._stage_two_awaited(state)
+        return {key for key in wanted if key not in state.submissions}
+
+    def _stage_two_awaited(self, state: GameState) -> set[tuple[str, str]]:
+        wanted: set[tuple[str, str]] = set()
+        attack = memory.attack(state)
+        for name in state.alive():
+            role = state.players[name].role or ""
+            if role in _STAGE_TWO_SLOTS:
+                wanted.add((name, _STAGE_TWO_SLOTS[role]))
+            elif role == LOVE_POTION and state.phase.number == 1:
+                wanted.add((name, "love"))
+            elif role == PINKIE_SENSE:
+                can_save = attack is not None and not state.flags.get(memory.PINKIE_SAVE_USED)
+                if can_save or not state.flags.get(memory.PINKIE_CHASE_USED):
+                    wanted.add((name, "pinkie"))
+        leaving = list(memory.names(state, memory.DRAMA_DUE))
+        if attack is not None and attack["action"] == "abduct":
+            leaving.append(attack["target"])
+        for queen in leaving:
+            if state.players[queen].role != DRAMA_QUEEN:
+                continue
+            choice = state.submission(queen, "drama")
+            valid = choice is not None and (
+                choice.action == "pass"
+                or (state.is_alive(choice.target) and choice.target != queen)
+            )
+            if not valid:
+                wanted.add((queen, "drama"))
+        return wanted
+
+    def leader(self, state: GameState) -> str | None:
+        return current_leader(state)
+
+    def winner(self, state: GameState) -> tuple[str, tuple[str, ...]] | None:
+        return victory.winner(state)
+
+    # -- views --------------------------------------------------------------------------
+    def project(self, state: GameState, player: str | None) -> dict[str, Any]:
+        return view.project(state, player)
+
+    def gm_view(self, state: GameState) -> dict[str, Any]:
+        return view.project(state, None, gm=True)
+
+    def legal_commands(self, state: GameState, player: str) -> list[Command]:
+        return view.legal_commands(state, player, self.awaiting_inputs(state))
+
+    # -- setup --------------------------------------------------------------------------
+    def presets(self) -> Mapping[str, Preset]:
+        return presets.PRESETS
+
+    def roles_for(self, player_count: int) -> tuple[str, ...]:
+        return presets.roles_for(player_count)
+
+
+def _role_order(role: str) -> int:
+    return list(ROLES).index(role)
+
+
+CHANGELINGS = Changelings()

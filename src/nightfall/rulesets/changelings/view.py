@@ -1,0 +1,136 @@
+"""What each player may know (the projection) and what each may do (legal commands).
+
+Hidden information is sacred: a player sees his own role, statuses, notices and
+submissions; the roles of players who left (revealed, C2.4); public statuses (leader,
+voiceless); the public votes; and, if he is a changeling, his team (C1.7). Nothing else
+until the game ends. The GM's view (``player=None`` with ``gm=True``) sees everything.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from nightfall.engine import Command, GameState, Rejected
+from nightfall.engine.text import to_data
+from nightfall.rulesets.changelings import memory
+from nightfall.rulesets.changelings.abilities import ABILITIES, current_leader, validate
+from nightfall.rulesets.changelings.roles import (
+    DISGUISES,
+    LIAR,
+    LOVER,
+    PUBLIC_STATUSES,
+    is_changeling_side,
+)
+
+PUBLIC_SLOTS = ("elect", "vote")
+
+
+def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str, Any]:
+    me = state.players.get(viewer) if viewer is not None else None
+    over = state.ended or gm
+    in_team = me is not None and is_changeling_side(me.role)
+    players = []
+    for p in state.players.values():
+        own = me is not None and p.name == me.name
+        role_known = over or own or not p.alive or (in_team and is_changeling_side(p.role))
+        statuses = sorted(
+            s
+            for s in p.statuses
+            if over or own or s in PUBLIC_STATUSES or (s == LOVER and not p.alive)
+            or (s == LOVER and me is not None and memory.partner_of(state, me.name) == p.name)
+        )
+        players.append(
+            {
+                "name": p.name,
+                "seat": p.seat,
+                "description": p.description,
+                "alive": p.alive,
+                "left": {"cause": p.left_cause, "phase": p.left_phase} if not p.alive else None,
+                "role": p.role if role_known else None,
+                "statuses": statuses,
+            }
+        )
+    view: dict[str, Any] = {
+        "ruleset": state.ruleset,
+        "phase": state.phase_label,
+        "deadline": to_data(state.deadline),
+        "players": players,
+        "leader": current_leader(state),
+        "votes": {
+            slot: {s.player: s.target for s in state.submissions_in(slot)} for slot in PUBLIC_SLOTS
+        },
+        "last_votes": dict(state.last_votes),
+        "announcements": [
+            {"phase": a.phase, "text": to_data(a.text)} for a in state.announcements
+        ],
+        "winner": state.winner,
+        "winners": list(state.winners),
+    }
+    if me is not None:
+        view["me"] = {
+            "name": me.name,
+            "role": me.role,
+            "alive": me.alive,
+            "statuses": sorted(me.statuses),
+            "notices": [dict(n) for n in state.notices.get(me.name, [])],
+            "submissions": {
+                slot: {"action": s.action, "targets": list(s.targets), "choice": s.choice,
+                       "text": s.text}
+                for (player, slot), s in state.submissions.items()
+                if player == me.name
+            },
+            "partner": memory.partner_of(state, me.name),
+            "team": sorted(
+                p.name for p in state.players.values() if in_team and is_changeling_side(p.role)
+            ),
+            "disguise": state.flags.get(memory.disguise_key(me.name)) if me.role == LIAR else None,
+        }
+        if in_team:
+            view["me"]["team_submissions"] = {
+                s.player: {"action": s.action, "target": s.target}
+                for s in state.submissions_in("kill")
+            }
+    if over:
+        view["traces"] = [_trace(t) for t in state.traces]
+        view["notices"] = {p: [dict(n) for n in ns] for p, ns in state.notices.items()}
+    return view
+
+
+def _trace(step: Any) -> dict[str, Any]:
+    return {
+        "phase": step.phase, "number": step.number, "step": step.step, "rule": step.rule,
+        "lines": to_data(step.lines),
+    }
+
+
+def legal_commands(state: GameState, player: str, awaiting: set[tuple[str, str]] | None
+                   ) -> list[Command]:
+    """Every command ``player`` could submit now (the same door for bots and people)."""
+    if state.ended or player not in state.players:
+        return []
+    alive = state.alive()
+    found: list[Command] = []
+    for ability in ABILITIES.values():
+        candidates: list[Command]
+        if ability.action == "pass":
+            if awaiting and any(p == player for p, _ in awaiting):
+                candidates = [Command("pass", by=player)]
+            else:
+                candidates = []
+        elif ability.action == "disguise":
+            candidates = [Command("disguise", by=player, choice=r) for r in sorted(DISGUISES)]
+        elif ability.targets == 0:
+            candidates = [Command(ability.action, by=player)]
+        elif ability.targets == 2:
+            candidates = [Command(ability.action, by=player, targets=pair)
+                          for pair in combinations(alive, 2)]
+        else:
+            candidates = [Command(ability.action, by=player, target=t) for t in alive]
+        for command in candidates:
+            try:
+                validate(state, command)
+            except Rejected:
+                continue
+            found.append(command)
+    return found

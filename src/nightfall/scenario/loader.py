@@ -1,0 +1,175 @@
+"""Read and check a scenario file; every problem names the key and line (exit code 2)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from nightfall.scenario.model import (
+    COMMANDS,
+    GM_DIRECTIVES,
+    CommandStep,
+    ExpectStep,
+    GmStep,
+    Scenario,
+)
+
+Step = CommandStep | GmStep | ExpectStep
+
+
+class ScenarioError(ValueError):
+    """The scenario file itself is invalid; nothing of it runs."""
+
+
+@dataclass(frozen=True)
+class LoadedScenario:
+    path: str
+    scenario: Scenario
+    steps: tuple[Step, ...]
+
+
+def load_scenario(path: str | Path) -> LoadedScenario:
+    name = str(path)
+    try:
+        source = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ScenarioError(f"{name}: cannot read the file: {error}") from None
+    return parse_scenario(source, name)
+
+
+def parse_scenario(source: str, name: str = "<scenario>") -> LoadedScenario:
+    try:
+        root = yaml.compose(source, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(source)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        problem = getattr(error, "problem", None) or str(error)
+        raise ScenarioError(f"{name}: not valid YAML{where}: {problem}") from None
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{name}: the file must be a mapping with ruleset, players, steps")
+    locate = _Locator(name, root)
+    scenario = _validate(Scenario, data, (), locate)
+    steps = tuple(_parse_step(raw, i, locate) for i, raw in enumerate(scenario.steps))
+    _check_names(scenario, steps, locate)
+    return LoadedScenario(name, scenario, steps)
+
+
+def _parse_step(raw: Any, index: int, locate: _Locator) -> Step:
+    path: tuple[str | int, ...] = ("steps", index)
+    if not isinstance(raw, dict):
+        raise ScenarioError(locate.message(path, "a step must be a mapping (do:, gm: or expect:)"))
+    kinds = [key for key in ("do", "gm", "expect") if key in raw]
+    if len(kinds) != 1:
+        raise ScenarioError(
+            locate.message(path, "a step needs exactly one of the keys do, gm, expect")
+        )
+    model: type[BaseModel] = {"do": CommandStep, "gm": GmStep, "expect": ExpectStep}[kinds[0]]
+    step = _validate(model, raw, path, locate)
+    if isinstance(step, CommandStep) and step.do not in COMMANDS:
+        raise ScenarioError(locate.message((*path, "do"), f"unknown command {step.do!r}"))
+    if isinstance(step, CommandStep) and step.do != "advance" and step.by is None:
+        raise ScenarioError(locate.message(path, f"command {step.do!r} needs 'by'"))
+    if isinstance(step, GmStep) and step.gm not in GM_DIRECTIVES:
+        raise ScenarioError(locate.message((*path, "gm"), f"unknown GM directive {step.gm!r}"))
+    assert isinstance(step, (CommandStep, GmStep, ExpectStep))
+    return step
+
+
+def _check_names(scenario: Scenario, steps: Sequence[Step], locate: _Locator) -> None:
+    from nightfall.rulesets import RULESET_IDS, get_ruleset
+
+    names = [p.name for p in scenario.players]
+    seen: set[str] = set()
+    for i, name in enumerate(names):
+        if name in seen:
+            raise ScenarioError(locate.message(("players", i, "name"), f"duplicate name {name!r}"))
+        seen.add(name)
+    if scenario.ruleset not in RULESET_IDS:
+        raise ScenarioError(
+            locate.message(("ruleset",), f"rule set {scenario.ruleset!r} is not available yet")
+        )
+    ruleset = get_ruleset(scenario.ruleset)
+    for i, player in enumerate(scenario.players):
+        if player.role not in ruleset.roles:
+            raise ScenarioError(locate.message(
+                ("players", i, "role"),
+                f"unknown role {player.role!r} (known: {', '.join(sorted(ruleset.roles))})",
+            ))
+    for key in scenario.options:
+        if key not in ruleset.default_options:
+            raise ScenarioError(locate.message(
+                ("options", key),
+                f"unknown option {key!r} (known: {', '.join(sorted(ruleset.default_options))})",
+            ))
+
+    def known(value: str | None, path: tuple[str | int, ...]) -> None:
+        if value is not None and value not in seen:
+            raise ScenarioError(locate.message(path, f"no player called {value!r}"))
+
+    for i, step in enumerate(steps):
+        path: tuple[str | int, ...] = ("steps", i)
+        if isinstance(step, CommandStep):
+            known(step.by, (*path, "by"))
+            known(step.target, (*path, "target"))
+            for j, target in enumerate(step.targets or ()):
+                known(target, (*path, "targets", j))
+        elif isinstance(step, GmStep):
+            known(step.target, (*path, "target"))
+        else:
+            block = step.expect
+            for key in ("left", "roles", "statuses", "items", "votes", "notices"):
+                for name in getattr(block, key) or {}:
+                    known(name, (*path, "expect", key, name))
+            for name in block.alive or ():
+                known(name, (*path, "expect", "alive"))
+            if block.leader is not None:
+                known(block.leader, (*path, "expect", "leader"))
+
+
+def _validate(model: type[Any], data: Any, path: tuple[str | int, ...], locate: _Locator) -> Any:
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = (*path, *first["loc"])
+        raise ScenarioError(locate.message(where, first["msg"])) from None
+
+
+class _Locator:
+    """Finds the line of a key path in the YAML node tree, for error messages."""
+
+    def __init__(self, name: str, root: yaml.Node | None) -> None:
+        self.name, self.root = name, root
+
+    def message(self, path: Sequence[str | int], problem: str) -> str:
+        key = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
+        line = self.line(path)
+        where = f" (line {line})" if line else ""
+        return f"{self.name}: key '{key or '<top>'}'{where}: {problem}"
+
+    def line(self, path: Sequence[str | int]) -> int | None:
+        node = self.root
+        best = node.start_mark.line + 1 if node is not None else None
+        for part in path:
+            if isinstance(node, yaml.MappingNode):
+                for key_node, value_node in node.value:
+                    if key_node.value == str(part):
+                        node = value_node
+                        best = key_node.start_mark.line + 1
+                        break
+                else:
+                    return best
+            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+                if part >= len(node.value):
+                    return best
+                node = node.value[part]
+                best = node.start_mark.line + 1
+            else:
+                return best
+        return best
