@@ -105,6 +105,16 @@ class SubmissionWithdrawn(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Posted(Event):
+    """A post in the public game thread."""
+
+    type_name: ClassVar[str] = "Posted"
+    player: str
+    phase: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class RandomDrawn(Event):
     """One draw of the seeded RNG: ``chosen`` out of ``population`` (draw ``index``)."""
 
@@ -184,7 +194,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.type_name: cls
     for cls in (
         GameCreated, PlayerJoined, PlayerWithdrew, RoleAssigned, StatusChanged, PlayerLeft,
-        PhaseStarted, DeadlineChanged, Submitted, SubmissionWithdrawn, RandomDrawn, FlagSet,
+        PhaseStarted, DeadlineChanged, Submitted, SubmissionWithdrawn, Posted, RandomDrawn, FlagSet,
         NoticeSent, Announced, VotesCounted, StepTraced, GameEnded, GmActed,
     )
 }

@@ -62,6 +62,13 @@ class Announcement:
     text: Text
 
 
+@dataclass(frozen=True, slots=True)
+class Post:
+    player: str
+    phase: str
+    text: str
+
+
 @dataclass
 class GameState:
     ruleset: str = ""
@@ -78,6 +85,7 @@ class GameState:
     flags: dict[str, Any] = field(default_factory=dict)
     notices: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     announcements: list[Announcement] = field(default_factory=list)
+    thread: list[Post] = field(default_factory=list)
     last_votes: dict[str, int] = field(default_factory=dict)
     last_ballots: dict[str, str] = field(default_factory=dict)
     traces: list[ev.StepTraced] = field(default_factory=list)
@@ -200,6 +208,11 @@ def _submitted(state: GameState, e: ev.Submitted) -> None:
 @_applies(ev.SubmissionWithdrawn)
 def _withdrawn(state: GameState, e: ev.SubmissionWithdrawn) -> None:
     state.submissions.pop((e.player, e.slot), None)
+
+
+@_applies(ev.Posted)
+def _posted(state: GameState, e: ev.Posted) -> None:
+    state.thread.append(Post(e.player, e.phase, e.text))
 
 
 @_applies(ev.RandomDrawn)

@@ -78,6 +78,7 @@ ABILITIES: dict[str, Ability] = {
         Ability("drama_chase", "C14.1", "drama", frozenset({DRAMA_QUEEN}), ANY_TIME,
                 standing=True, self_target=False),
         Ability("pass", "C2.3", "", None, ANY_TIME, targets=0),
+        Ability("post", "C2.8", "", None, DAY_VOTE, targets=0),
     )
 }
 
@@ -95,9 +96,7 @@ def _phase_allows(state: GameState, when: str) -> bool:
     if when == ANY_TIME:
         return True
     if when == DAY_VOTE:
-        if phase.kind != DAY or phase.stage != 1:
-            return False
-        return True
+        return phase.kind == DAY and phase.stage == 1
     if phase.kind != NIGHT:
         return False
     if when == NIGHT_STAGE_1:
@@ -260,6 +259,12 @@ def _accept(state: GameState, command: Command, targets: tuple[str, ...]) -> Non
     """No check beyond the generic ones (role, phase, living targets)."""
 
 
+def _post(state: GameState, command: Command, targets: tuple[str, ...]) -> None:
+    """C2.8: the thread is open by day only (checked by the phase); C6.4 voiceless may post."""
+    if not (command.text or "").strip():
+        raise Rejected(N_("A post needs some text."))
+
+
 def _pass(state: GameState, command: Command, targets: tuple[str, ...]) -> None:
     """``pass`` is handled by the rule set: it answers whatever the stage awaits."""
 
@@ -283,4 +288,5 @@ _SPECIFIC = {
     "pinkie_chase": _pinkie_chase,
     "drama_chase": _accept,
     "pass": _pass,
+    "post": _post,
 }

@@ -8,7 +8,7 @@ from typing import Any
 
 from nightfall.engine import N_, Command, Context, DeadlineRule, GameState, Phase, Preset, Rejected
 from nightfall.engine import Ruleset as RulesetBase
-from nightfall.engine.events import Submitted, SubmissionWithdrawn
+from nightfall.engine.events import Posted, Submitted, SubmissionWithdrawn
 from nightfall.engine.phase import DAY, ENDED, NIGHT
 from nightfall.engine.text import Term
 from nightfall.rulesets.changelings import day, departures, memory, night, presets, victory, view
@@ -19,6 +19,7 @@ from nightfall.rulesets.changelings.roles import (
     FACTIONS,
     LIAR,
     LOVE_POTION,
+    LOVER,
     NIGHT_OWL,
     PINKIE_SENSE,
     QUEEN,
@@ -88,6 +89,11 @@ class Changelings(RulesetBase):
     # -- play ---------------------------------------------------------------------------
     def begin(self, ctx: Context) -> None:
         state = ctx.state
+        lovers = [p for p in state.players if LOVER in state.players[p].statuses]
+        if len(lovers) == 2 and memory.partner_of(state, lovers[0]) is None:
+            # a hand-made setup (scenario) that starts with a couple: pair them (C8)
+            ctx.flag(memory.partner_key(lovers[0]), lovers[1])
+            ctx.flag(memory.partner_key(lovers[1]), lovers[0])
         team = [p for p in state.players if is_changeling_side(state.players[p].role)]
         for member in team:  # C1.7: changelings know each other
             ctx.notify(member, "team", members=team)
@@ -131,6 +137,9 @@ class Changelings(RulesetBase):
             for vote_slot in ("vote", "elect"):
                 if state.submission(actor, vote_slot) is not None:
                     ctx.emit(SubmissionWithdrawn(actor, vote_slot))
+            return
+        if command.action == "post":
+            ctx.emit(Posted(actor, state.phase_label, (command.text or "").strip()))
             return
         ctx.submit(command, slot, standing=standing)
         if command.action == "successor" and state.flags.get(memory.SUCCESSION) == actor:

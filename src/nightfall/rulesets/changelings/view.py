@@ -64,6 +64,7 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
         "announcements": [
             {"phase": a.phase, "text": to_data(a.text)} for a in state.announcements
         ],
+        "thread": [{"player": p.player, "phase": p.phase, "text": p.text} for p in state.thread],
         "winner": state.winner,
         "winners": list(state.winners),
     }
