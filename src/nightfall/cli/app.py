@@ -20,14 +20,15 @@ app.add_typer(scenario_app, name="scenario")
 @app.command()
 def demo(
     locale: Annotated[str, typer.Option(help="Language of the texts: de or en.")] = "de",
-    seed: Annotated[int, typer.Option(help="Seed of the deal and of the scripted moves.")] = 2012,
+    seed: Annotated[int, typer.Option(help="Seed of the deal and the scripted moves.")] = 2012,
 ) -> None:
     """Play a complete seeded game of the seed's 15-player Changelings setup (C16.3)."""
     from nightfall.demo import play_demo
     from nightfall.rulesets.changelings.status_post import status_post
 
     if locale not in SUPPORTED_LOCALES:
-        raise typer.BadParameter(f"choose one of {', '.join(SUPPORTED_LOCALES)}", param_hint="--locale")
+        choices = ", ".join(SUPPORTED_LOCALES)
+        raise typer.BadParameter(f"choose one of {choices}", param_hint="--locale")
     console = Console(soft_wrap=True, highlight=False)
     game = play_demo(seed, locale)
     current = None
@@ -43,7 +44,9 @@ def demo(
 @scenario_app.command("run")
 def scenario_run(
     files: Annotated[list[Path], typer.Argument(help="Scenario files (YAML).")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per file.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object per file.")
+    ] = False,
 ) -> None:
     """Run scenario files; exit 0 if every expectation holds, 1 if one fails, 2 if a file is
     invalid."""
@@ -60,8 +63,9 @@ def scenario_run(
                 print(json.dumps({"ok": False, "error": str(error), "failures": [], "state": {}},
                                  ensure_ascii=False))
             else:
-                Console(stderr=True, soft_wrap=True, highlight=False).print(f"[red]invalid:[/red] {error}",
-                                                            markup=True)
+                errors = Console(stderr=True, soft_wrap=True, highlight=False)
+                errors.print("[red]invalid:[/red] ", end="")
+                errors.print(str(error), markup=False)
             continue
         worst = max(worst, result.exit_code)
         if as_json:

@@ -19,7 +19,11 @@ class Rejected(NightfallError, ValueError):
 
     def __init__(self, msgid: str, **params: Any) -> None:
         self.reason = Text(msgid, params)
-        super().__init__(_english(self.reason))
+        super().__init__(msgid)
+
+    def __str__(self) -> str:
+        # rendered on demand: legal-command listing rejects many candidates silently
+        return _english(self.reason)
 
 
 class SetupError(NightfallError, ValueError):

@@ -162,7 +162,9 @@ class Game:
         self._check_setup(list(roles.values()))
         missing = [p for p in self.state.players if p not in roles]
         if missing or len(roles) != len(self.state.players):
-            raise SetupError(N_("Every player needs exactly one role: {names}."), names=tuple(missing))
+            raise SetupError(
+                N_("These players have no role yet: {names}."), names=tuple(missing)
+            )
         self._record(ev.PhaseStarted(SETUP, 0, 1, SETUP))
         for player, role in roles.items():
             self._record(ev.RoleAssigned(player, role))

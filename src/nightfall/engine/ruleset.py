@@ -142,4 +142,4 @@ class Ruleset(ABC):
         return {}
 
     def faction_of(self, role: str | None) -> str | None:
-        return self.roles[role].faction if role in self.roles else None
+        return self.roles[role].faction if role is not None and role in self.roles else None

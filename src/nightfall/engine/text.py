@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 
 def N_(msgid: str) -> str:
@@ -43,7 +43,7 @@ class Text:
 class TermNames:
     """Registry of display msgids for terms, filled by the rule sets at import time."""
 
-    _names: dict[tuple[str, str], str] = {}
+    _names: ClassVar[dict[tuple[str, str], str]] = {}
 
     @classmethod
     def register(cls, domain: str, names: Mapping[str, str]) -> None:

@@ -7,7 +7,7 @@ use, so a fresh checkout needs no build step. English is the msgid language.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 from io import BytesIO
 from pathlib import Path
 
@@ -22,7 +22,7 @@ DOMAIN = "nightfall"
 SUPPORTED_LOCALES = ("de", "en")
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(locale: str) -> NullTranslations:
     """The compiled catalog for ``locale`` (English and unknown locales: identity)."""
     po_file = LOCALES_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"

@@ -69,7 +69,8 @@ def _parse_step(raw: Any, index: int, locate: _Locator) -> Step:
         raise ScenarioError(
             locate.message(path, "a step needs exactly one of the keys do, gm, expect")
         )
-    model: type[BaseModel] = {"do": CommandStep, "gm": GmStep, "expect": ExpectStep}[kinds[0]]
+    models: dict[str, type[BaseModel]] = {"do": CommandStep, "gm": GmStep, "expect": ExpectStep}
+    model = models[kinds[0]]
     step = _validate(model, raw, path, locate)
     if isinstance(step, CommandStep) and step.do not in COMMANDS:
         raise ScenarioError(locate.message((*path, "do"), f"unknown command {step.do!r}"))

@@ -8,15 +8,8 @@ from typing import Any
 
 from nightfall.engine import Command, Game, NightfallError, Rejected, render
 from nightfall.rulesets import new_game
-from nightfall.scenario.loader import (
-    CommandStep,
-    ExpectStep,
-    GmStep,
-    LoadedScenario,
-    ScenarioError,
-    load_scenario,
-)
-from nightfall.scenario.model import ExpectBlock
+from nightfall.scenario.loader import LoadedScenario, ScenarioError, load_scenario
+from nightfall.scenario.model import CommandStep, ExpectBlock, ExpectStep, GmStep
 
 _GM_COMMANDS = {"modkill": "modkill", "extend": "extend", "shorten": "shorten", "skip": "skip"}
 

@@ -35,6 +35,7 @@ CHANGELING_SIDE = frozenset({CHANGELING, QUEEN, LIAR})
 
 # When an ability may be submitted.
 DAY_VOTE = "day_vote"  # a day's first stage (voting)
+DAY_ANY = "day_any"  # any stage of a day, the tie-break wait included (C2.8)
 NIGHT_STAGE_1 = "night_stage_1"
 NIGHT_ANY = "night_any"  # stage-2 abilities may be given from the start of the night
 NIGHT_STAGE_2 = "night_stage_2"
@@ -78,7 +79,7 @@ ABILITIES: dict[str, Ability] = {
         Ability("drama_chase", "C14.1", "drama", frozenset({DRAMA_QUEEN}), ANY_TIME,
                 standing=True, self_target=False),
         Ability("pass", "C2.3", "", None, ANY_TIME, targets=0),
-        Ability("post", "C2.8", "", None, DAY_VOTE, targets=0),
+        Ability("post", "C2.8", "", None, DAY_ANY, targets=0),
     )
 }
 
@@ -97,6 +98,8 @@ def _phase_allows(state: GameState, when: str) -> bool:
         return True
     if when == DAY_VOTE:
         return phase.kind == DAY and phase.stage == 1
+    if when == DAY_ANY:  # C2.8: only the night closes the thread
+        return phase.kind == DAY
     if phase.kind != NIGHT:
         return False
     if when == NIGHT_STAGE_1:
@@ -120,6 +123,14 @@ def validate(state: GameState, command: Command) -> tuple[str, bool]:
     ability = ABILITIES.get(command.action)
     if ability is None:
         raise Rejected(N_("Unknown command {action}."), action=command.action)
+    check_actor(state, ability, command)
+    targets = _check_targets(state, command, ability)
+    _SPECIFIC[command.action](state, command, targets)
+    return ability.slot, ability.standing
+
+
+def check_actor(state: GameState, ability: Ability, command: Command) -> None:
+    """The checks that do not depend on the targets: who acts, and when."""
     actor = command.by
     if actor is None or actor not in state.players:
         raise Rejected(N_("There is no player called {name}."), name=actor)
@@ -133,9 +144,6 @@ def validate(state: GameState, command: Command) -> tuple[str, bool]:
             N_("{action} is not possible now ({phase})."),
             action=command.action, phase=state.phase_label,
         )
-    targets = _check_targets(state, command, ability)
-    _SPECIFIC[command.action](state, command, targets)
-    return ability.slot, ability.standing
 
 
 def _check_targets(state: GameState, command: Command, ability: Ability) -> tuple[str, ...]:

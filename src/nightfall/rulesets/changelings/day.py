@@ -169,3 +169,7 @@ TIEBREAK_STEPS: tuple[Step, ...] = (
     Step(1, "succession", "C5.4", step_succession),
     Step(2, "tiebreak", "C5.3", step_tiebreak),
 )
+
+#: C5.4: a succession still open at a night deadline is decided then (run before the
+#: night's own steps, only while one is pending).
+NIGHT_SUCCESSION_STEPS: tuple[Step, ...] = (Step(0, "succession", "C5.4", step_succession),)

@@ -14,6 +14,7 @@ from nightfall.engine.events import RoleAssigned, StatusChanged
 from nightfall.rulesets.changelings import memory
 from nightfall.rulesets.changelings.roles import (
     ABDUCTED,
+    ATHLETE,
     AWAY_WHEN_ACTING,
     BLACK_RAVEN,
     CHANGELING,
@@ -30,7 +31,6 @@ from nightfall.rulesets.changelings.roles import (
     RESEARCHER,
     SHIELD,
     STALKER,
-    ATHLETE,
     VILLAGE_IDIOT,
     VOICELESS,
     is_changeling_side,
@@ -68,6 +68,7 @@ def plan_attack(state: GameState) -> tuple[dict[str, str] | None, str]:
         sub
         for sub in state.submissions_in("kill")
         if state.is_alive(sub.player) and is_changeling_side(state.players[sub.player].role)
+        and sub.action != "pass"  # C2.3/C7.1: a pass names no target, so it is no disagreement
     ]
     if not choices:
         return None, "none"
@@ -178,7 +179,22 @@ def step_changelings(ctx: Context) -> None:
     if attack["action"] == "replace":
         replace(ctx, target)
     else:
+        _publish_scene(ctx, attack)
         abduct(ctx, target)
+
+
+def _publish_scene(ctx: Context, attack: dict[str, str]) -> None:
+    """C7.5: the changelings' scene text is published with the abduction (a replacement
+    stays secret, so its scene is not published)."""
+    state = ctx.state
+    texts: list[str] = []
+    for sub in state.submissions_in("kill"):
+        text = (sub.text or "").strip()
+        agreed = sub.action == attack["action"] and sub.target == attack["target"]
+        if agreed and text and text not in texts:
+            texts.append(text)
+    for text in texts:
+        ctx.announce(N_("The changelings' scene: “{text}”"), text=text)
 
 
 def _pinkie_saver(state: GameState) -> str | None:
@@ -191,7 +207,8 @@ def _pinkie_saver(state: GameState) -> str | None:
 def abduct(ctx: Context, target: str) -> None:
     """C7.6, C6.2: the target leaves, unless he is a village idiot with his voice."""
     state = ctx.state
-    if state.players[target].role == VILLAGE_IDIOT and VOICELESS not in state.players[target].statuses:
+    victim = state.players[target]
+    if victim.role == VILLAGE_IDIOT and VOICELESS not in victim.statuses:
         ctx.emit(StatusChanged(target, VOICELESS, True))
         ctx.trace(
             N_("{name} is abducted, but released the same night and loses his vote (C6.2)."),

@@ -8,12 +8,13 @@ from typing import Any
 
 from nightfall.engine import N_, Command, Context, DeadlineRule, GameState, Phase, Preset, Rejected
 from nightfall.engine import Ruleset as RulesetBase
-from nightfall.engine.events import Posted, Submitted, SubmissionWithdrawn
+from nightfall.engine.events import Posted, SubmissionWithdrawn, Submitted
 from nightfall.engine.phase import DAY, ENDED, NIGHT
 from nightfall.engine.text import Term
 from nightfall.rulesets.changelings import day, departures, memory, night, presets, victory, view
 from nightfall.rulesets.changelings.abilities import current_leader, validate
 from nightfall.rulesets.changelings.roles import (
+    ATHLETE,
     BLACK_RAVEN,
     DRAMA_QUEEN,
     FACTIONS,
@@ -27,7 +28,6 @@ from nightfall.rulesets.changelings.roles import (
     ROLES,
     SHIELD,
     STALKER,
-    ATHLETE,
     is_changeling_side,
 )
 
@@ -156,6 +156,10 @@ class Changelings(RulesetBase):
     def resolve(self, ctx: Context) -> None:
         phase = ctx.state.phase
         persist = bool(ctx.state.options.get("raven_vote_persists"))
+        if phase.kind == NIGHT and ctx.state.flags.get(memory.SUCCESSION) is not None:
+            # C5.4: chance picks the successor at the next deadline, also when that
+            # deadline ends a night stage (a leader banished or modkilled before it).
+            ctx.run_steps(day.NIGHT_SUCCESSION_STEPS)
         if phase.kind == NIGHT and phase.stage == 1:
             ctx.run_steps(night.STAGE_ONE_STEPS)
         elif phase.kind == NIGHT:
@@ -174,6 +178,11 @@ class Changelings(RulesetBase):
             ctx.flag(key, None)
         if ctx.state.phase.kind == NIGHT:
             ctx.flag(memory.DRAMA_DUE, None)
+            # C12.2: a skipped night protected nobody, so the nights before and after it
+            # are not consecutive shields.
+            for name, player in ctx.state.players.items():
+                if player.role == SHIELD:
+                    ctx.flag(memory.last_shield_key(name), None)
         elif not ctx.state.options.get("raven_vote_persists"):
             ctx.flag(memory.RUMOURS, None)
 

@@ -18,11 +18,13 @@ def mixed_couple(state: GameState) -> tuple[str, str] | None:
     """C1.5: the lovers, if they belong to different factions."""
     for name in state.players:
         partner = memory.partner_of(state, name)
-        if partner is not None and name < partner:
-            if is_changeling_side(state.players[name].role) != is_changeling_side(
-                state.players[partner].role
-            ):
-                return (name, partner)
+        if (
+            partner is not None
+            and name < partner
+            and is_changeling_side(state.players[name].role)
+            != is_changeling_side(state.players[partner].role)
+        ):
+            return (name, partner)
     return None
 
 

@@ -14,7 +14,12 @@ from typing import Any
 from nightfall.engine import Command, GameState, Rejected
 from nightfall.engine.text import to_data
 from nightfall.rulesets.changelings import memory
-from nightfall.rulesets.changelings.abilities import ABILITIES, current_leader, validate
+from nightfall.rulesets.changelings.abilities import (
+    ABILITIES,
+    check_actor,
+    current_leader,
+    validate,
+)
 from nightfall.rulesets.changelings.roles import (
     DISGUISES,
     LIAR,
@@ -113,6 +118,10 @@ def legal_commands(state: GameState, player: str, awaiting: set[tuple[str, str]]
     alive = state.alive()
     found: list[Command] = []
     for ability in ABILITIES.values():
+        try:  # cheap checks first: most abilities are not this player's, or not now
+            check_actor(state, ability, Command(ability.action, by=player))
+        except Rejected:
+            continue
         candidates: list[Command]
         if ability.action == "pass":
             if awaiting and any(p == player for p, _ in awaiting):

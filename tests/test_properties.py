@@ -1,0 +1,124 @@
+"""Property tests (hypothesis): random legal command streams on random setups.
+
+Invariants: the engine never crashes; a departed player never acts (but for the drama
+queen's chase and the leader's successor, C2.7); the game ends exactly when a win
+condition holds (C1.7); a rejected command changes nothing; replaying the log gives an
+identical state.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gamekit import NAMES, PONY_SPECIALS, TEAM_ROLES, all_commands, make_game
+from nightfall.engine import Command, Game, Rejected
+from nightfall.rulesets import get_ruleset
+from nightfall.rulesets.changelings import victory
+
+AFTER_LEAVING = {"drama_chase", "successor"}
+
+
+@st.composite
+def setups(draw: st.DrawFn) -> tuple[list[str], int, dict[str, object]]:
+    size = draw(st.integers(min_value=4, max_value=14))
+    team_size = draw(st.integers(min_value=1, max_value=max(1, min(4, (size - 1) // 2))))
+    team = [draw(st.sampled_from(TEAM_ROLES)) for _ in range(team_size)]
+    specials = draw(st.lists(st.sampled_from(PONY_SPECIALS), max_size=size - team_size))
+    roles = team + specials + ["pony"] * (size - team_size - len(specials))
+    roles = draw(st.permutations(roles))
+    options = {
+        "first_day_banishment": draw(st.booleans()),
+        "raven_vote_persists": draw(st.booleans()),
+        "early_close": draw(st.booleans()),
+    }
+    return list(roles), draw(st.integers(0, 2**32)), options
+
+
+def check_invariants(game: Game) -> None:
+    state = game.state
+    result = victory.winner(state)
+    assert state.ended == (result is not None), (state.phase_label, result)
+    if result is not None:
+        assert state.winner == result[0]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setup=setups(), data=st.data())
+def test_random_games_keep_the_invariants(
+    setup: tuple[list[str], int, dict[str, object]], data: st.DataObject
+) -> None:
+    roles, seed, options = setup
+    game = make_game(roles, seed, options)
+    for _ in range(250):
+        if game.state.ended:
+            break
+        commands = all_commands(game)
+        for command in commands:
+            player = game.state.players[command.by or ""]
+            if not player.alive:
+                assert command.action in AFTER_LEAVING, command
+        choice = data.draw(st.integers(0, len(commands) + 2), label="move")
+        if choice >= len(commands):
+            game.advance()
+        else:
+            game.execute(commands[choice])
+        check_invariants(game)
+    replayed = Game.from_events(get_ruleset("changelings"), game.events)
+    assert replayed.state == game.state
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setup=setups(), data=st.data())
+def test_rejected_commands_change_nothing(
+    setup: tuple[list[str], int, dict[str, object]], data: st.DataObject
+) -> None:
+    roles, seed, options = setup
+    game = make_game(roles, seed, options)
+    actions = sorted(
+        {"vote", "elect", "abduct", "replace", "shield", "investigate", "scry", "disguise",
+         "letter", "love", "visit", "pinkie_save", "pinkie_chase", "drama_chase", "tiebreak",
+         "successor", "unvote", "pass", "post"}
+    )
+    names = [*NAMES[: len(roles)], "Nobody"]
+    for _ in range(120):
+        if game.state.ended:
+            break
+        command = Command(
+            data.draw(st.sampled_from(actions)),
+            by=data.draw(st.sampled_from(names)),
+            target=data.draw(st.sampled_from(names)),
+            choice=data.draw(st.sampled_from(["researcher", "pony", "queen", None])),
+        )
+        before_state, before_events = copy.deepcopy(game.state), len(game.events)
+        try:
+            game.execute(command)
+        except Rejected:
+            assert game.state == before_state
+            assert len(game.events) == before_events
+        else:
+            by = before_state.players.get(command.by or "")
+            assert by is not None
+            if not by.alive:
+                assert command.action in AFTER_LEAVING
+        if data.draw(st.integers(0, 5)) == 0:
+            game.advance()
+        check_invariants(game)
+
+
+def test_a_departed_player_is_rejected_for_everything_else() -> None:
+    game = make_game(["changeling", "researcher", "pony", "pony", "pony"], seed=3)
+    game.execute(Command("elect", by="P02", target="P02"))
+    game.advance()
+    game.execute(Command("abduct", by="P00", target="P01"))
+    game.advance()
+    game.advance()
+    assert not game.state.is_alive("P01")
+    for action in ("vote", "investigate", "post", "elect", "pass"):
+        try:
+            game.execute(Command(action, by="P01", target="P02", text="hi"))
+        except Rejected:
+            continue
+        raise AssertionError(f"{action} by a departed player was accepted")
