@@ -76,7 +76,7 @@ def test_extraction_finds_the_engine_texts() -> None:
     for msgid in (
         "{name} is abducted (C7.6).",
         "{name} was elected leader.",
-        "{action} is not an ability of your role.",
+        "“{action}” is not an ability of your role.",
         "The changelings disagree: nobody will be abducted (C7.1, C7.2).",
         "{name} was banished. {name} was {role}.",
         "Researcher",

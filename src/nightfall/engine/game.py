@@ -19,7 +19,7 @@ from nightfall.engine.phase import ENDED, SETUP, SIGNUP, Phase
 from nightfall.engine.rng import draw_index
 from nightfall.engine.ruleset import Ruleset, Step
 from nightfall.engine.state import GameState, apply
-from nightfall.engine.text import N_, Text
+from nightfall.engine.text import N_, Term, Text
 
 
 class Context:
@@ -300,7 +300,8 @@ class Game:
             )
         elif command.action == "skip":
             ctx.emit(ev.GmActed("skip", None, state.phase_label))
-            ctx.announce(N_("The game master skipped {phase}."), phase=state.phase_label)
+            ctx.announce(N_("The game master skipped {phase}."),
+                         phase=Term("phase", state.phase_label))
             self.ruleset.skip(ctx)
             self._after_resolution(ctx)
         else:  # pragma: no cover - GM_ACTIONS is closed

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, ClassVar
 
 
@@ -59,8 +60,34 @@ def _identity(msgid: str) -> str:
     return msgid
 
 
+_PHASES = {
+    "day": N_("day {number}"),
+    "night": N_("night {number}"),
+    "day/": N_("day {number}, stage {stage}"),
+    "night/": N_("night {number}, stage {stage}"),
+    "signup": N_("sign-up"),
+    "setup": N_("setup"),
+    "ended": N_("game over"),
+}
+
+
+def render_phase(label: str, gettext: Any = _identity) -> str:
+    """Render a phase label such as ``night 2/1`` as words."""
+    kind, _, rest = label.partition(" ")
+    number, slash, stage = rest.partition("/")
+    template = _PHASES.get(kind + slash) if number else _PHASES.get(kind)
+    if template is None:
+        return label
+    return str(gettext(template)).format(number=number, stage=stage)
+
+
 def render_value(value: Any, gettext: Any = _identity) -> str:
-    """Render one parameter value: terms are translated, sequences joined by commas."""
+    """Render one parameter value: terms are translated, sequences joined by commas,
+    moments shown in their own time zone."""
+    if isinstance(value, Term) and value.domain == "phase":
+        return render_phase(value.id, gettext)
+    if isinstance(value, datetime):
+        return value.strftime("%d.%m.%Y %H:%M %Z").strip()
     if isinstance(value, Term):
         return str(gettext(TermNames.msgid(value)))
     if isinstance(value, (tuple, list)):

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from nightfall.engine import Command, Game, NightfallError, Rejected, render
+from nightfall.engine import N_, Command, Game, NightfallError, Rejected, render
 from nightfall.rulesets import new_game
 from nightfall.scenario.loader import LoadedScenario, ScenarioError, load_scenario
 from nightfall.scenario.model import CommandStep, ExpectBlock, ExpectStep, GmStep
@@ -87,7 +87,7 @@ def _run_command(game: Game, step: CommandStep | GmStep, number: int) -> dict[st
     label = step.do if isinstance(step, CommandStep) else f"gm {step.gm}"
     try:
         if command.action.startswith("gm_"):
-            raise Rejected("The {ruleset} rule set has no GM directive {action}.",
+            raise Rejected(N_("The {ruleset} rule set has no GM directive {action}."),
                            ruleset=game.state.ruleset, action=command.action[3:])
         game.execute(command)
     except Rejected as error:

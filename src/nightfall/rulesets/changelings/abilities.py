@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from nightfall.engine import N_, Command, GameState, Rejected, Term
 from nightfall.engine.phase import DAY, NIGHT
+from nightfall.engine.text import TermNames
 from nightfall.rulesets.changelings import memory
 from nightfall.rulesets.changelings.roles import (
     BLACK_RAVEN,
@@ -138,11 +139,13 @@ def check_actor(state: GameState, ability: Ability, command: Command) -> None:
     if not me.alive and not _may_act_after_leaving(state, command):
         raise Rejected(N_("You have left the game and can no longer act (C2.7)."))
     if ability.roles is not None and me.role not in ability.roles:
-        raise Rejected(N_("{action} is not an ability of your role."), action=command.action)
+        raise Rejected(
+            N_("“{action}” is not an ability of your role."), action=Term("action", command.action)
+        )
     if not _phase_allows(state, ability.when):
         raise Rejected(
             N_("{action} is not possible now ({phase})."),
-            action=command.action, phase=state.phase_label,
+            action=Term("action", command.action), phase=Term("phase", state.phase_label),
         )
 
 
@@ -245,12 +248,12 @@ def _pinkie_exclusive(state: GameState, command: Command) -> None:
     if earlier is not None and earlier.action not in (command.action, "pass"):
         raise Rejected(
             N_("Only one of save and chase per night; you chose {action} already (C13.4)."),
-            action=earlier.action,
+            action=Term("action", earlier.action),
         )
 
 
 def _pinkie_save(state: GameState, command: Command, targets: tuple[str, ...]) -> None:
-    if state.flags.get(memory.PINKIE_SAVE_USED):
+    if state.flags.get(memory.pinkie_save_used_key(command.by or "")):
         raise Rejected(N_("The pinkie save works once per game and was used (C13.2)."))
     if memory.attack(state) is None:
         raise Rejected(N_("Your pinkie sense tells of no abduction tonight to prevent."))
@@ -258,7 +261,7 @@ def _pinkie_save(state: GameState, command: Command, targets: tuple[str, ...]) -
 
 
 def _pinkie_chase(state: GameState, command: Command, targets: tuple[str, ...]) -> None:
-    if state.flags.get(memory.PINKIE_CHASE_USED):
+    if state.flags.get(memory.pinkie_chase_used_key(command.by or "")):
         raise Rejected(N_("The pinkie chase works once per game and was used (C13.3)."))
     _pinkie_exclusive(state, command)
 
@@ -298,3 +301,28 @@ _SPECIFIC = {
     "pass": _pass,
     "post": _post,
 }
+
+TermNames.register(
+    "action",
+    {
+        "elect": N_("elect a leader"),
+        "vote": N_("vote"),
+        "unvote": N_("withdraw your vote"),
+        "tiebreak": N_("break the tie"),
+        "successor": N_("name a successor"),
+        "abduct": N_("abduct"),
+        "replace": N_("replace"),
+        "shield": N_("shield"),
+        "investigate": N_("investigate"),
+        "scry": N_("scry"),
+        "disguise": N_("disguise"),
+        "letter": N_("write a letter"),
+        "love": N_("use the love potion"),
+        "visit": N_("visit"),
+        "pinkie_save": N_("pinkie save"),
+        "pinkie_chase": N_("pinkie chase"),
+        "drama_chase": N_("drama chase"),
+        "pass": N_("pass"),
+        "post": N_("post"),
+    },
+)

@@ -88,7 +88,7 @@ def step_tally(ctx: Context) -> None:
                   names=tuple(rumours))
     if not ballots:
         ctx.trace(N_("Nobody cast a valid vote: nobody is banished (C3.3)."))
-        ctx.announce(N_("Nobody voted today. Nobody is banished."))
+        ctx.announce(N_("No valid vote was cast today. Nobody is banished."))
         return
     top = max(tally.values())
     tied = [p for p in state.alive() if tally.get(p) == top]

@@ -10,8 +10,6 @@ from typing import Any
 from nightfall.engine import GameState
 
 REPLACE_USED = "c.replace_used"  # C7.4 once per game
-PINKIE_SAVE_USED = "c.pinkie_save_used"  # C13.2 once per game
-PINKIE_CHASE_USED = "c.pinkie_chase_used"  # C13.3 once per game
 ATTACK = "c.attack"  # C13.1 the abduction/replacement planned at the end of stage 1
 ATTACK_REASON = "c.attack_reason"  # why no attack is planned (trace only, never told)
 RUMOURS = "c.rumours"  # C10.1 targets of rumour votes for the coming day
@@ -24,6 +22,16 @@ SKIPPING = "c.skipping"  # C2.6 the GM skipped the current phase
 def last_shield_key(player: str) -> str:
     """C12.2 the player this shield protected last night."""
     return f"c.last_shield:{player}"
+
+
+def pinkie_save_used_key(player: str) -> str:
+    """C13.2: this pinkie sense has used her save (once per game, per pinkie sense)."""
+    return f"c.pinkie_save_used:{player}"
+
+
+def pinkie_chase_used_key(player: str) -> str:
+    """C13.3: this pinkie sense has used her chase (once per game, per pinkie sense)."""
+    return f"c.pinkie_chase_used:{player}"
 
 
 def disguise_key(player: str) -> str:

@@ -113,7 +113,7 @@ def _trace_plan(ctx: Context, attack: dict[str, str] | None, reason: str) -> Non
     if attack is not None:
         ctx.trace(
             N_("The changelings agree: {action} {name}."),
-            action=attack["action"], name=attack["target"],
+            action=Term("action", attack["action"]), name=attack["target"],
         )
     else:
         ctx.trace(_NO_ATTACK[reason])
@@ -256,7 +256,7 @@ def step_pinkie_save(ctx: Context) -> None:
     attack = memory.attack(state)
     if saver is None or attack is None:
         return
-    ctx.flag(memory.PINKIE_SAVE_USED, True)
+    ctx.flag(memory.pinkie_save_used_key(saver), True)
     ctx.trace(N_("{actor} prevents the attack on {name} (C13.2)."), actor=saver,
               name=attack["target"])
 
@@ -288,7 +288,7 @@ def step_pinkie_chase(ctx: Context) -> None:
             ctx.trace(N_("{actor} would chase {name}, who is gone already: it lapses."),
                       actor=pinkie, name=sub.target)
             continue
-        ctx.flag(memory.PINKIE_CHASE_USED, True)
+        ctx.flag(memory.pinkie_chase_used_key(pinkie), True)
         ctx.trace(N_("{actor} chases {name} away (C13.3)."), actor=pinkie, name=sub.target)
         ctx.leave(sub.target, CHASED)
 

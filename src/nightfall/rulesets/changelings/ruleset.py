@@ -220,8 +220,9 @@ class Changelings(RulesetBase):
             elif role == LOVE_POTION and state.phase.number == 1:
                 wanted.add((name, "love"))
             elif role == PINKIE_SENSE:
-                can_save = attack is not None and not state.flags.get(memory.PINKIE_SAVE_USED)
-                if can_save or not state.flags.get(memory.PINKIE_CHASE_USED):
+                can_save = attack is not None and not state.flags.get(
+                    memory.pinkie_save_used_key(name))
+                if can_save or not state.flags.get(memory.pinkie_chase_used_key(name)):
                     wanted.add((name, "pinkie"))
         leaving = list(memory.names(state, memory.DRAMA_DUE))
         if attack is not None and attack["action"] == "abduct":
