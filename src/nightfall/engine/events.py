@@ -59,6 +59,35 @@ class StatusChanged(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ItemGiven(Event):
+    """A player receives an item (dealt, swapped, exchanged); ``used`` as it arrives."""
+
+    type_name: ClassVar[str] = "ItemGiven"
+    player: str
+    item: str
+    used: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ItemTaken(Event):
+    """A player loses an item (swapped away, collected)."""
+
+    type_name: ClassVar[str] = "ItemTaken"
+    player: str
+    item: str
+
+
+@dataclass(frozen=True, slots=True)
+class ItemUsedChanged(Event):
+    """An item is used up (``used=True``) or recharged (``used=False``)."""
+
+    type_name: ClassVar[str] = "ItemUsedChanged"
+    player: str
+    item: str
+    used: bool
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerLeft(Event):
     type_name: ClassVar[str] = "PlayerLeft"
     player: str
@@ -193,7 +222,8 @@ class GmActed(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type_name: cls
     for cls in (
-        GameCreated, PlayerJoined, PlayerWithdrew, RoleAssigned, StatusChanged, PlayerLeft,
+        GameCreated, PlayerJoined, PlayerWithdrew, RoleAssigned, StatusChanged, ItemGiven,
+        ItemTaken, ItemUsedChanged, PlayerLeft,
         PhaseStarted, DeadlineChanged, Submitted, SubmissionWithdrawn, Posted, RandomDrawn, FlagSet,
         NoticeSent, Announced, VotesCounted, StepTraced, GameEnded, GmActed,
     )

@@ -157,9 +157,15 @@ class Game:
         self,
         roles: Mapping[str, str],
         statuses: Mapping[str, Iterable[str]] | None = None,
+        items: Mapping[str, Iterable[str]] | None = None,
     ) -> None:
         """Give each player exactly the listed role (scenarios, hand-picked setups)."""
         self._check_setup(list(roles.values()))
+        unknown_items = sorted(
+            {i for held in (items or {}).values() for i in held} - set(self.ruleset.item_ids)
+        )
+        if unknown_items:
+            raise SetupError(N_("Unknown item: {items}."), items=tuple(unknown_items))
         missing = [p for p in self.state.players if p not in roles]
         if missing or len(roles) != len(self.state.players):
             raise SetupError(
@@ -171,6 +177,9 @@ class Game:
         for player, names in (statuses or {}).items():
             for status in names:
                 self._record(ev.StatusChanged(player, status, True))
+        for player, held in (items or {}).items():
+            for item in held:
+                self._record(ev.ItemGiven(player, item))
 
     def deal(self, roles: Sequence[str]) -> None:
         """Deal ``roles`` to the signed-up players at random (draws recorded)."""

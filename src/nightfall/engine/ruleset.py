@@ -58,6 +58,8 @@ class Ruleset(ABC):
     roles: Mapping[str, Role]
     factions: Sequence[str]
     default_options: Mapping[str, Any]
+    #: ids of the items this rule set knows (none for rule sets without items)
+    item_ids: frozenset[str] = frozenset()
     min_players: int = 3
     max_players: int = 60
 
@@ -138,8 +140,8 @@ class Ruleset(ABC):
         return None
 
     def items(self, state: GameState) -> dict[str, list[str]]:
-        """Items each player holds, for rule sets that have items."""
-        return {}
+        """Items each player holds (ids), for rule sets that have items."""
+        return {p.name: [i.id for i in p.items] for p in state.players.values() if p.items}
 
     def faction_of(self, role: str | None) -> str | None:
         return self.roles[role].faction if role is not None and role in self.roles else None

@@ -17,6 +17,14 @@ from nightfall.engine.phase import ENDED, SIGNUP, Phase
 from nightfall.engine.text import Text
 
 
+@dataclass(frozen=True, slots=True)
+class Item:
+    """An item in a player's hands and whether it is used up (needs a recharge)."""
+
+    id: str
+    used: bool = False
+
+
 @dataclass
 class PlayerState:
     name: str
@@ -24,6 +32,7 @@ class PlayerState:
     description: str = ""
     role: str | None = None
     statuses: set[str] = field(default_factory=set)
+    items: list[Item] = field(default_factory=list)
     alive: bool = True
     left_cause: str | None = None
     left_phase: str | None = None
@@ -170,6 +179,29 @@ def _status(state: GameState, e: ev.StatusChanged) -> None:
         statuses.add(e.status)
     else:
         statuses.discard(e.status)
+
+
+@_applies(ev.ItemGiven)
+def _item_given(state: GameState, e: ev.ItemGiven) -> None:
+    state.players[e.player].items.append(Item(e.item, e.used))
+
+
+@_applies(ev.ItemTaken)
+def _item_taken(state: GameState, e: ev.ItemTaken) -> None:
+    items = state.players[e.player].items
+    for index, item in enumerate(items):
+        if item.id == e.item:
+            del items[index]
+            return
+
+
+@_applies(ev.ItemUsedChanged)
+def _item_used(state: GameState, e: ev.ItemUsedChanged) -> None:
+    items = state.players[e.player].items
+    for index, item in enumerate(items):
+        if item.id == e.item:
+            items[index] = Item(item.id, e.used)
+            return
 
 
 @_applies(ev.PlayerLeft)

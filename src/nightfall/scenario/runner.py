@@ -40,12 +40,10 @@ def build_game(loaded: LoadedScenario) -> Game:
     game = new_game(spec.ruleset, spec.seed, options, spec.locale)
     for player in spec.players:
         game.join(player.name, player.description)
-    if any(p.items for p in spec.players):
-        raise ScenarioError(f"{loaded.path}: key 'players': the {spec.ruleset} rule set has no "
-                            "items")
     game.assign(
         {p.name: p.role for p in spec.players},
         {p.name: p.statuses for p in spec.players if p.statuses},
+        {p.name: p.items for p in spec.players if p.items},
     )
     game.start()
     return game
