@@ -1,0 +1,32 @@
+"""The docs that the tests can keep honest: the rule → scenario table and the README."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).parents[1]
+
+
+def test_rulings_table_is_current_and_every_rule_has_a_scenario() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "rulings_table.py"), "--check"],
+        capture_output=True, text=True, check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_every_scenario_names_its_rule() -> None:
+    import yaml
+
+    for path in (ROOT / "tests" / "scenarios").rglob("*.yaml"):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert data.get("rule"), f"{path.name} has no rule: key"
+
+
+def test_the_readme_gives_the_two_commands() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "./run" in readme and "./test" in readme
+    assert (ROOT / "run").exists() and (ROOT / "test").exists()
+    assert "./test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")

@@ -1,0 +1,154 @@
+"""The engine core: seeded RNG, deadlines as rules (with daylight-saving changes), the
+clock as input (advance/tick), early close, atomic commands, replay, and its purity."""
+
+from __future__ import annotations
+
+import ast
+import copy
+from datetime import UTC, datetime, time, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from gamekit import make_game
+from nightfall.engine import Command, DeadlineRule, Game, Rejected
+from nightfall.engine.rng import draw_index, splitmix64
+from nightfall.rulesets import get_ruleset, new_game
+
+BERLIN = ZoneInfo("Europe/Berlin")
+ENGINE = Path(__file__).parents[1] / "src" / "nightfall" / "engine"
+
+
+def test_splitmix64_is_the_published_sequence() -> None:
+    # SplitMix64 with seed 0: the reference outputs (Vigna's splitmix64.c)
+    assert splitmix64(0, 0) == 0xE220A8397B1DCDAF
+    assert splitmix64(0, 1) == 0x6E789E6AA1B965F4
+    assert [draw_index(7, i, 10) for i in range(5)] == [draw_index(7, i, 10) for i in range(5)]
+
+
+def test_deadline_rules() -> None:
+    start = datetime(2012, 12, 23, 20, 0, tzinfo=BERLIN)
+    assert DeadlineRule(time(22, 0), 0, "Europe/Berlin").after(start) == start.replace(hour=22)
+    assert DeadlineRule(time(20, 0), 1, "Europe/Berlin").after(start) == datetime(
+        2012, 12, 24, 20, 0, tzinfo=BERLIN)
+    # a phase that opens after the clock time of its own day rolls to the next day
+    late = datetime(2012, 12, 23, 23, 0, tzinfo=BERLIN)
+    assert DeadlineRule(time(22, 0), 0, "Europe/Berlin").after(late) == datetime(
+        2012, 12, 24, 22, 0, tzinfo=BERLIN)
+
+
+@pytest.mark.parametrize(
+    ("start", "hours"),
+    [
+        (datetime(2026, 3, 28, 20, 0, tzinfo=BERLIN), 22.5),  # clocks go forward that night
+        (datetime(2026, 10, 24, 20, 0, tzinfo=BERLIN), 24.5),  # clocks go back that night
+        (datetime(2026, 6, 10, 20, 0, tzinfo=BERLIN), 23.5),
+    ],
+)
+def test_deadlines_keep_the_wall_clock_across_daylight_saving(
+    start: datetime, hours: float
+) -> None:
+    deadline = DeadlineRule(time(19, 30), 1, "Europe/Berlin").after(start)
+    assert deadline.astimezone(BERLIN).strftime("%H:%M") == "19:30"
+    # (aware datetimes of one zone subtract as wall-clock times: compare in UTC)
+    assert deadline.astimezone(UTC) - start.astimezone(UTC) == timedelta(hours=hours)
+
+
+def timed_game() -> Game:
+    game = new_game("changelings", 5, {"early_close": False})
+    for name in ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus"):
+        game.join(name)
+    game.assign({"Ann": "researcher", "Bob": "changeling", "Cid": "pony", "Dee": "pony",
+                 "Eve": "changeling", "Fay": "pony", "Gus": "shield"})
+    game.start(at=datetime(2012, 12, 1, 20, 0, tzinfo=BERLIN))
+    return game
+
+
+def test_tick_closes_every_passed_deadline_in_order() -> None:
+    game = timed_game()
+    assert game.state.deadline == datetime(2012, 12, 2, 19, 30, tzinfo=BERLIN)
+    game.tick(datetime(2012, 12, 2, 12, 0, tzinfo=BERLIN))
+    assert game.state.phase_label == "day 1"  # not yet
+    # the service was down for two days: catch up, each stage starting at its deadline
+    game.tick(datetime(2012, 12, 4, 21, 0, tzinfo=BERLIN))
+    labels = [(r.label, r.at) for r in game.state.history]
+    assert [label for label, _ in labels[-4:]] == ["night 1/1", "night 1/2", "day 2",
+                                                   "night 2/1"]
+    assert [at for _, at in labels[-4:]] == [
+        datetime(2012, 12, 2, 19, 30, tzinfo=BERLIN),
+        datetime(2012, 12, 2, 22, 0, tzinfo=BERLIN),
+        datetime(2012, 12, 3, 20, 0, tzinfo=BERLIN),
+        datetime(2012, 12, 4, 19, 30, tzinfo=BERLIN),
+    ]
+    assert game.state.deadline == datetime(2012, 12, 4, 22, 0, tzinfo=BERLIN)
+
+
+def test_a_late_command_is_rejected_with_the_deadline() -> None:
+    game = timed_game()
+    late = datetime(2012, 12, 2, 19, 31, tzinfo=BERLIN)
+    with pytest.raises(Rejected) as error:
+        game.execute(Command("elect", by="Ann", target="Bob", at=late))
+    assert "02.12.2012 19:30" in str(error.value)
+    assert game.state.phase_label == "day 1"
+
+
+def test_early_close_when_every_expected_input_is_in() -> None:
+    game = make_game(["changeling", "changeling", "shield", "pony", "pony", "pony", "pony"],
+                     seed=1, options={"early_close": True})
+    game.advance()  # day 1 never closes early
+    assert game.state.phase_label == "night 1/1"
+    game.execute(Command("abduct", by="P00", target="P03"))
+    game.execute(Command("shield", by="P02", target="P04"))
+    assert game.state.phase_label == "night 1/1"  # the second changeling is still awaited
+    game.execute(Command("abduct", by="P01", target="P03"))
+    # stage 1 closed; stage 2 awaits nobody (no stage-2 roles) and closed at once
+    assert game.state.phase_label == "day 2"
+    assert not game.state.is_alive("P03")
+
+
+def test_a_rejected_command_changes_nothing_and_says_why() -> None:
+    game = make_game(["changeling", "researcher", "pony", "pony", "pony"], seed=1)
+    before, count = copy.deepcopy(game.state), len(game.events)
+    with pytest.raises(Rejected) as error:
+        game.execute(Command("investigate", by="P01", target="P00"))
+    assert "not possible now" in str(error.value)
+    assert game.state == before and len(game.events) == count
+
+
+def test_replay_reproduces_the_state_exactly() -> None:
+    from nightfall.demo import play_demo
+
+    game = play_demo(seed=11, locale="en")
+    assert game.state.ended
+    replayed = Game.from_events(get_ruleset("changelings"), game.events)
+    assert replayed.state == game.state
+    assert replayed.events == game.events
+
+
+def test_the_engine_imports_nothing_but_itself_and_the_standard_library() -> None:
+    for path in ENGINE.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                assert not node.module.startswith("nightfall.") or node.module.startswith(
+                    "nightfall.engine"), (path.name, node.module)
+                assert node.module.split(".")[0] in {"nightfall", "__future__", "collections",
+                                                     "dataclasses", "datetime", "typing",
+                                                     "zoneinfo", "abc"}, (path.name, node.module)
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    assert alias.name.split(".")[0] in {"datetime", "typing"}, alias.name
+
+
+def test_the_engine_knows_no_role_by_name() -> None:
+    from nightfall.rulesets import RULESET_IDS
+
+    role_ids = {r for ruleset in RULESET_IDS for r in get_ruleset(ruleset).roles}
+    for path in ENGINE.glob("*.py"):
+        strings = {
+            node.value
+            for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        }
+        assert not (strings & role_ids), (path.name, strings & role_ids)
