@@ -203,6 +203,27 @@ class StepTraced(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class StageClosed(Event):
+    """A stage's deadline passed (or the GM closed or skipped it): its resolution follows.
+
+    The phase boundary that ``undo`` returns to."""
+
+    type_name: ClassVar[str] = "StageClosed"
+    phase: str
+    skipped: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RolledBack(Event):
+    """The GM undid everything from log position ``to_seq`` on (an audit trail: the
+    undone events stay in the log, the state is folded as if they never happened)."""
+
+    type_name: ClassVar[str] = "RolledBack"
+    to_seq: int
+    phase: str
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded(Event):
     type_name: ClassVar[str] = "GameEnded"
     winner: str
@@ -225,6 +246,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         GameCreated, PlayerJoined, PlayerWithdrew, RoleAssigned, StatusChanged, ItemGiven,
         ItemTaken, ItemUsedChanged, PlayerLeft,
         PhaseStarted, DeadlineChanged, Submitted, SubmissionWithdrawn, Posted, RandomDrawn, FlagSet,
-        NoticeSent, Announced, VotesCounted, StepTraced, GameEnded, GmActed,
+        NoticeSent, Announced, VotesCounted, StepTraced, StageClosed, RolledBack, GameEnded,
+        GmActed,
     )
 }

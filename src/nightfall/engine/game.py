@@ -8,6 +8,7 @@ read from a clock: ``advance()`` says "the current deadline passed", ``tick(now)
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -35,6 +36,9 @@ class Context:
         self.ruleset = game.ruleset
         self.at = at
         self._trace: list[Text] | None = None
+        #: working memory of one transaction, e.g. what a resolution step hands to a later
+        #: step of the same resolution; never stored (everything that lasts is an event)
+        self.scratch: dict[str, Any] = {}
 
     # -- events -----------------------------------------------------------------------
     def emit(self, event: ev.Event) -> None:
@@ -100,7 +104,12 @@ class Game:
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
         self.state = GameState()
+        #: the log since ``base_seq`` (all of it unless loaded from a snapshot)
         self.events: list[ev.Event] = []
+        self.base_seq = 0
+        self._base: bytes = pickle.dumps(GameState())
+        #: (log position, event) of the events that count after every undo so far
+        self._effective: list[tuple[int, ev.Event]] = []
 
     # -- construction -----------------------------------------------------------------
     @classmethod
@@ -129,7 +138,35 @@ class Game:
             game._record(event)
         return game
 
+    @classmethod
+    def from_snapshot(
+        cls, ruleset: Ruleset, state: GameState, base_seq: int, events: Iterable[ev.Event]
+    ) -> Game:
+        """Continue from a snapshot taken after ``base_seq`` events, then fold ``events``."""
+        game = cls(ruleset)
+        game.state, game.base_seq = state, base_seq
+        game._base = pickle.dumps(state)
+        for event in events:
+            game._record(event)
+        return game
+
+    @property
+    def seq(self) -> int:
+        """How many events the whole log holds (the next event's position)."""
+        return self.base_seq + len(self.events)
+
     def _record(self, event: ev.Event) -> None:
+        position = self.seq
+        if isinstance(event, ev.RolledBack):
+            if event.to_seq < self.base_seq:
+                raise ValueError("undo reaches behind the snapshot: load the whole log")
+            self._effective = [(s, e) for s, e in self._effective if s < event.to_seq]
+            self.state = pickle.loads(self._base)
+            for _, kept in self._effective:
+                apply(self.state, kept)
+            self.events.append(event)
+            return
+        self._effective.append((position, event))
         apply(self.state, event)
         self.events.append(event)
 
@@ -196,6 +233,7 @@ class Game:
             role = ctx.draw("deal:" + player, pool)
             pool.remove(role)
             self._record(ev.RoleAssigned(player, role))
+        self.ruleset.on_deal(ctx)
 
     def _check_setup(self, roles: list[str]) -> None:
         if self.state.phase.kind != SIGNUP:
@@ -232,7 +270,7 @@ class Game:
         deadline = self.state.deadline
         if command.at is not None and deadline is not None and command.at >= deadline:
             raise Rejected(N_("Too late: the deadline passed at {deadline}."), deadline=deadline)
-        if command.is_gm:
+        if command.is_gm or command.action in self.ruleset.gm_actions:
             return self._transaction(command.at, lambda ctx: self._gm(ctx, command))
         if command.by not in self.state.players:
             raise Rejected(N_("There is no player called {name}."), name=command.by)
@@ -271,9 +309,31 @@ class Game:
         if len(self.events) == mark:
             return
         kept = self.events[:mark]
-        self.state, self.events = GameState(), []
+        self.state, self.events, self._effective = pickle.loads(self._base), [], []
         for event in kept:
             self._record(event)
+
+    def undo(self, at: datetime | None = None) -> list[ev.Event]:
+        """GM: return to just before the last stage closed (its submissions intact).
+
+        Appends a :class:`RolledBack` event, so the audit trail keeps what was undone;
+        the deadline is cleared (the GM closes or extends the stage again by hand).
+        """
+        closes = [s for s, e in self._effective if isinstance(e, ev.StageClosed)]
+        if not closes:
+            raise Rejected(N_("There is nothing to undo."))
+        target = closes[-1]
+        label = next(e.phase for s, e in self._effective if s == target
+                     and isinstance(e, ev.StageClosed))
+        mark = len(self.events)
+        try:
+            self._record(ev.RolledBack(target, label))
+            self._record(ev.GmActed("undo", None, label))
+            self._record(ev.DeadlineChanged(None))
+        except BaseException:
+            self._rollback(mark)
+            raise
+        return self.events[mark:]
 
     def _player(self, ctx: Context, command: Command) -> None:
         self.ruleset.handle(ctx, command)
@@ -301,6 +361,8 @@ class Game:
             sign = 1 if command.action == "extend" else -1
             if state.deadline is not None:
                 ctx.emit(ev.DeadlineChanged(state.deadline + sign * timedelta(minutes=minutes)))
+            elif ctx.at is not None and sign > 0:  # a paused stage (after undo) restarts
+                ctx.emit(ev.DeadlineChanged(ctx.at + timedelta(minutes=minutes)))
             ctx.announce(
                 N_("The game master extended the phase by {minutes} minutes.")
                 if sign > 0
@@ -311,12 +373,17 @@ class Game:
             ctx.emit(ev.GmActed("skip", None, state.phase_label))
             ctx.announce(N_("The game master skipped {phase}."),
                          phase=Term("phase", state.phase_label))
+            ctx.emit(ev.StageClosed(state.phase_label, skipped=True))
             self.ruleset.skip(ctx)
             self._after_resolution(ctx)
+        elif command.action in self.ruleset.gm_actions:
+            ctx.emit(ev.GmActed(command.action, command.target, command.choice or command.text))
+            self.ruleset.handle_gm(ctx, command)
         else:  # pragma: no cover - GM_ACTIONS is closed
             raise Rejected(N_("Unknown command {action}."), action=command.action)
 
     def _close_stage(self, ctx: Context) -> None:
+        ctx.emit(ev.StageClosed(self.state.phase_label))
         self.ruleset.resolve(ctx)
         self._after_resolution(ctx)
 

@@ -60,6 +60,12 @@ class Ruleset(ABC):
     default_options: Mapping[str, Any]
     #: ids of the items this rule set knows (none for rule sets without items)
     item_ids: frozenset[str] = frozenset()
+    #: the rule set's own game-master acts (e.g. forcing a daily event); the engine routes
+    #: a command with one of these actions to :meth:`handle_gm` as a GM act
+    gm_actions: frozenset[str] = frozenset()
+    #: option values a scripted game (a scenario file) starts with unless the file sets
+    #: them: whatever would otherwise be drawn at random during play is switched off there
+    scenario_options: Mapping[str, Any] = {}
     min_players: int = 3
     max_players: int = 60
 
@@ -134,6 +140,17 @@ class Ruleset(ABC):
     @abstractmethod
     def roles_for(self, player_count: int) -> tuple[str, ...]:
         """The default role list for a player count."""
+
+    def on_deal(self, ctx: Context) -> None:  # noqa: B027 - optional hook, empty by default
+        """Called once after :meth:`Game.deal` dealt the roles at random: deal whatever
+        else the rule set deals at setup (items, a seating order), by ``ctx.draw``."""
+
+    def handle_gm(self, ctx: Context, command: Command) -> None:
+        """A game-master act of the rule set's own (one of :attr:`gm_actions`)."""
+        from nightfall.engine.errors import Rejected
+        from nightfall.engine.text import N_
+
+        raise Rejected(N_("Unknown command {action}."), action=command.action)
 
     def leader(self, state: GameState) -> str | None:
         """The current public leader, for rule sets that have one."""

@@ -285,6 +285,16 @@ def _ended(state: GameState, e: ev.GameEnded) -> None:
     state.winner, state.winners = e.winner, e.winners
 
 
+@_applies(ev.StageClosed)
+def _stage_closed(state: GameState, e: ev.StageClosed) -> None:
+    """A marker for undo; the resolution's own events carry its effects."""
+
+
+@_applies(ev.RolledBack)
+def _rolled_back(state: GameState, e: ev.RolledBack) -> None:
+    raise ValueError("RolledBack is folded by Game, which holds the history it needs")
+
+
 @_applies(ev.GmActed)
 def _gm(state: GameState, e: ev.GmActed) -> None:
     """GM acts are audit records; their effects come as separate events."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Any, ClassVar
 
 
@@ -81,25 +81,26 @@ def render_phase(label: str, gettext: Any = _identity) -> str:
     return str(gettext(template)).format(number=number, stage=stage)
 
 
-def render_value(value: Any, gettext: Any = _identity) -> str:
+def render_value(value: Any, gettext: Any = _identity, tz: tzinfo | None = None) -> str:
     """Render one parameter value: terms are translated, sequences joined by commas,
-    moments shown in their own time zone."""
+    moments shown in ``tz`` (the reader's time zone) or else their own."""
     if isinstance(value, Term) and value.domain == "phase":
         return render_phase(value.id, gettext)
     if isinstance(value, datetime):
-        return value.strftime("%d.%m.%Y %H:%M %Z").strip()
+        local = value.astimezone(tz) if tz is not None else value
+        return local.strftime("%d.%m.%Y %H:%M %Z").strip()
     if isinstance(value, Term):
         return str(gettext(TermNames.msgid(value)))
     if isinstance(value, (tuple, list)):
-        return ", ".join(render_value(item, gettext) for item in value)
+        return ", ".join(render_value(item, gettext, tz) for item in value)
     if value is None:
         return "—"
     return str(value)
 
 
-def render(text: Text, gettext: Any = _identity) -> str:
-    """Render ``text`` through ``gettext`` (identity gives English)."""
-    params = {key: render_value(value, gettext) for key, value in text.params.items()}
+def render(text: Text, gettext: Any = _identity, tz: tzinfo | None = None) -> str:
+    """Render ``text`` through ``gettext`` (identity gives English), times in ``tz``."""
+    params = {key: render_value(value, gettext, tz) for key, value in text.params.items()}
     template = str(gettext(text.msgid))
     try:
         return template.format(**params)

@@ -7,6 +7,7 @@ use, so a fresh checkout needs no build step. English is the msgid language.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import tzinfo
 from functools import cache
 from io import BytesIO
 from pathlib import Path
@@ -45,6 +46,6 @@ def gettext_for(locale: str) -> Callable[[str], str]:
     return gettext
 
 
-def localize(text: Text, locale: str) -> str:
-    """Render an engine :class:`Text` in ``locale``."""
-    return render(text, gettext_for(locale))
+def localize(text: Text, locale: str, tz: tzinfo | None = None) -> str:
+    """Render an engine :class:`Text` in ``locale``, moments in the time zone ``tz``."""
+    return render(text, gettext_for(locale), tz)

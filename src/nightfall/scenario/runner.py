@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from nightfall.engine import N_, Command, Game, NightfallError, Rejected, render
-from nightfall.rulesets import new_game
+from nightfall.rulesets import get_ruleset, new_game
 from nightfall.scenario.loader import LoadedScenario, ScenarioError, load_scenario
 from nightfall.scenario.model import CommandStep, ExpectBlock, ExpectStep, GmStep
 
@@ -36,7 +36,8 @@ def run_file(path: str | Path) -> ScenarioResult:
 
 def build_game(loaded: LoadedScenario) -> Game:
     spec = loaded.scenario
-    options = {"early_close": False, **spec.options}
+    scripted = get_ruleset(spec.ruleset).scenario_options
+    options = {"early_close": False, **scripted, **spec.options}
     game = new_game(spec.ruleset, spec.seed, options, spec.locale)
     for player in spec.players:
         game.join(player.name, player.description)
@@ -76,13 +77,18 @@ def _command_for(step: CommandStep | GmStep) -> Command:
                        targets=tuple(step.targets or ()), choice=step.choice, text=step.text)
     action = _GM_COMMANDS.get(step.gm, "gm_" + step.gm)
     minutes = step.minutes or (60 if action in ("extend", "shorten") else None)
-    return Command(action, target=step.target, choice=step.event or step.choice,
+    answer = step.answer
+    if isinstance(answer, bool):  # YAML reads yes/no as booleans
+        answer = "yes" if answer else "no"
+    return Command(action, target=step.target, choice=step.event or step.choice or answer,
                    text=step.text, minutes=minutes)
 
 
 def _run_command(game: Game, step: CommandStep | GmStep, number: int) -> dict[str, Any] | None:
     command = _command_for(step)
     label = step.do if isinstance(step, CommandStep) else f"gm {step.gm}"
+    if command.action.startswith("gm_") and command.action[3:] in game.ruleset.gm_actions:
+        command = replace(command, action=command.action[3:])  # the rule set's own GM act
     try:
         if command.action.startswith("gm_"):
             raise Rejected(N_("The {ruleset} rule set has no GM directive {action}."),

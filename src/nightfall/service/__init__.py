@@ -1,0 +1,11 @@
+"""The game service: the engine behind a database and a clock.
+
+Every operation is one transaction (load, run the engine, append the events); the
+scheduler ticks games whose deadline has passed, catching up after downtime in order.
+"""
+
+from nightfall.service.clock import Clock, FixedClock, SystemClock
+from nightfall.service.games import CreatedGame, GameService
+from nightfall.service.scheduler import Scheduler
+
+__all__ = ["Clock", "CreatedGame", "FixedClock", "GameService", "Scheduler", "SystemClock"]

@@ -1,0 +1,168 @@
+"""Game operations for the GM command line, the web app and the vote counter.
+
+Each public method is one transaction. Player commands carry the clock's time, so a
+late submission is rejected with the deadline; before any command the game is brought
+up to date (``tick``), so deadlines that passed while nobody looked resolve first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, Engine
+
+from nightfall.engine import Command, Game, Rejected, SetupError
+from nightfall.engine import events as ev
+from nightfall.engine.text import N_
+from nightfall.rulesets import get_ruleset, new_game
+from nightfall.service.clock import Clock, SystemClock
+from nightfall.store import EventStore, GameMeta, make_engine, migrate
+
+
+@dataclass(frozen=True)
+class CreatedGame:
+    id: str
+    gm_token: str
+
+
+class GameService:
+    def __init__(self, engine: Engine | None = None, clock: Clock | None = None,
+                 url: str | None = None) -> None:
+        self.engine = engine or make_engine(url)
+        migrate(self.engine)
+        self.store = EventStore(self.engine)
+        self.clock = clock or SystemClock()
+
+    # -- set-up -----------------------------------------------------------------------
+    def create(self, ruleset: str, seed: int, options: Mapping[str, Any] | None = None,
+               locale: str | None = None, title: str = "",
+               game_id: str | None = None) -> CreatedGame:
+        plugin = get_ruleset(ruleset)
+        default_locale = "de" if ruleset == "changelings" else "ru"
+        game = new_game(plugin.id, seed, options, locale or default_locale)
+        created_id, token = self.store.create_game(game, title, game_id)
+        return CreatedGame(created_id, token)
+
+    def signup(self, game_id: str, name: str, description: str = "",
+               timezone: str | None = None, locale: str | None = None) -> str:
+        """Sign a player up; returns his private token (the key of his private link)."""
+
+        def work(game: Game, conn: Connection) -> str:
+            game.join(name, description)
+            return self.store.add_player_row(conn, game_id, name.strip(), description,
+                                             timezone, locale)
+
+        return self.store.transact(game_id, work)
+
+    def withdraw(self, game_id: str, name: str) -> None:
+        def work(game: Game, conn: Connection) -> None:
+            game.withdraw(name)
+            self.store.withdraw_player_row(conn, game_id, name)
+
+        self.store.transact(game_id, work)
+
+    def deal(self, game_id: str, preset: str | None = None,
+             roles: Sequence[str] | None = None) -> None:
+        """Deal a preset, an explicit role list, or the default roles for the count."""
+
+        def work(game: Game, conn: Connection) -> None:
+            game.deal(self._roles(game, preset, roles))
+
+        self.store.transact(game_id, work)
+
+    def assign(self, game_id: str, roles: Mapping[str, str]) -> None:
+        def work(game: Game, conn: Connection) -> None:
+            game.assign(roles)
+
+        self.store.transact(game_id, work)
+
+    def _roles(self, game: Game, preset: str | None, roles: Sequence[str] | None
+               ) -> Sequence[str]:
+        if roles:
+            return roles
+        if preset:
+            presets = game.ruleset.presets()
+            if preset not in presets:
+                raise SetupError(N_("Unknown preset {preset}; known: {known}."),
+                                 preset=preset, known=tuple(sorted(presets)))
+            return presets[preset].roles
+        try:
+            return game.ruleset.roles_for(len(game.state.players))
+        except ValueError:
+            raise SetupError(N_("No preset for {count} players; name the roles."),
+                             count=len(game.state.players)) from None
+
+    def start(self, game_id: str) -> None:
+        def work(game: Game, conn: Connection) -> None:
+            game.start(at=self.clock.now())
+
+        self.store.transact(game_id, work)
+
+    # -- play -------------------------------------------------------------------------
+    def submit(self, game_id: str, command: Command) -> list[ev.Event]:
+        """A player's (or the GM's on a player's behalf) command, at the clock's time."""
+        now = self.clock.now()
+        stamped = Command(command.action, command.by, command.target, command.targets,
+                          command.choice, command.text, command.minutes, at=now)
+
+        def work(game: Game, conn: Connection) -> list[ev.Event]:
+            self._check_deadline(game, now)
+            return game.execute(stamped)
+
+        return self.store.transact(game_id, work)
+
+    def _check_deadline(self, game: Game, now: datetime) -> None:
+        deadline = game.state.deadline
+        if deadline is not None and now >= deadline:
+            raise Rejected(N_("Too late: the deadline passed at {deadline}."), deadline=deadline)
+
+    def gm(self, game_id: str, action: str, target: str | None = None,
+           minutes: int | None = None, text: str | None = None,
+           choice: str | None = None) -> list[ev.Event]:
+        """A GM act: advance (close now), extend, shorten, skip, modkill, or a rule set's."""
+        now = self.clock.now()
+
+        def work(game: Game, conn: Connection) -> list[ev.Event]:
+            if action == "advance":
+                return game.advance(now)
+            return game.execute(Command(action, target=target, minutes=minutes, text=text,
+                                        choice=choice, at=now))
+
+        return self.store.transact(game_id, work)
+
+    def undo(self, game_id: str) -> list[ev.Event]:
+        def work(game: Game, conn: Connection) -> list[ev.Event]:
+            return game.undo(self.clock.now())
+
+        return self.store.transact(game_id, work, full=True)
+
+    def tick(self, game_id: str) -> list[ev.Event]:
+        now = self.clock.now()
+
+        def work(game: Game, conn: Connection) -> list[ev.Event]:
+            return game.tick(now)
+
+        return self.store.transact(game_id, work)
+
+    def tick_due(self) -> dict[str, int]:
+        """Resolve every passed deadline of every game, oldest first (catch-up too)."""
+        done: dict[str, int] = {}
+        for game_id in self.store.due_games(self.clock.now()):
+            done[game_id] = len(self.tick(game_id))
+        return done
+
+    # -- reading ----------------------------------------------------------------------
+    def load(self, game_id: str) -> Game:
+        return self.store.load(game_id)
+
+    def meta(self, game_id: str) -> GameMeta:
+        return self.store.meta(game_id)
+
+    def replay_matches(self, game_id: str) -> bool:
+        """Rebuild the game from its whole log and compare with the snapshot-based load."""
+        game = self.store.load(game_id)
+        replayed = Game.from_events(get_ruleset(game.state.ruleset), self.store.events(game_id))
+        return replayed.state == game.state

@@ -1,0 +1,43 @@
+"""The deadline scheduler: a background thread that ticks games whose deadline passed.
+
+On start it catches up at once (deadlines that passed while the service was down are
+resolved in order, each stage starting at the previous deadline); then it looks every
+``interval`` seconds. Correctness never depends on it: every command ticks its game too.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from nightfall.service.games import GameService
+
+log = logging.getLogger(__name__)
+
+
+class Scheduler:
+    def __init__(self, service: GameService, interval: float = 5.0) -> None:
+        self.service, self.interval = service, interval
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def run_once(self) -> dict[str, int]:
+        return self.service.tick_due()
+
+    def start(self) -> None:
+        self.run_once()
+        self._thread = threading.Thread(target=self._loop, name="nightfall-scheduler",
+                                        daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.interval):
+            try:
+                self.run_once()
+            except Exception:  # keep ticking the other games; the error is logged
+                log.exception("scheduler tick failed")
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()

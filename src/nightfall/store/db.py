@@ -1,0 +1,59 @@
+"""Database connections: SQLite in WAL mode by default, PostgreSQL when configured.
+
+``NIGHTFALL_DATABASE_URL`` picks the database (e.g.
+``postgresql+psycopg://user:pw@127.0.0.1/nightfall``); without it Nightfall uses
+``nightfall.db`` in the working folder. The schema is created and upgraded by Alembic.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def database_url(explicit: str | None = None) -> str:
+    return explicit or os.environ.get("NIGHTFALL_DATABASE_URL") or "sqlite:///nightfall.db"
+
+
+def make_engine(url: str | None = None) -> Engine:
+    """An engine for ``url``; SQLite gets WAL, a busy timeout and BEGIN IMMEDIATE so
+    that concurrent writers queue instead of failing half-way."""
+    url = database_url(url)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+            dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _sqlite_begin(connection: Any) -> None:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+        return engine
+    return create_engine(url, pool_pre_ping=True, pool_size=20, max_overflow=40)
+
+
+def alembic_config(engine: Engine) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["engine"] = engine
+    return config
+
+
+def migrate(engine: Engine) -> None:
+    """Create or upgrade the schema to the newest migration."""
+    command.upgrade(alembic_config(engine), "head")

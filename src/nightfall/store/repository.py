@@ -1,0 +1,288 @@
+"""Reading and appending events, one transaction per command.
+
+``EventStore.transact(game_id, work)`` loads the game (newest usable snapshot plus the
+events after it), lets ``work`` run engine commands on it, and appends the new events
+with consecutive ``seq`` numbers in the same database transaction. Two writers that
+loaded the same head collide on the primary key ``(game_id, seq)``; the loser retries
+from a fresh load. A crash at any point leaves the game before or after the command.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import secrets
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import Connection, Engine, and_, func, insert, select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from nightfall.engine import Game
+from nightfall.engine import events as ev
+from nightfall.engine.phase import ENDED
+from nightfall.rulesets import get_ruleset
+from nightfall.store import codec, faults, schema
+
+SNAPSHOT_FORMAT = 1
+T = TypeVar("T")
+
+
+class UnknownGame(LookupError):
+    """No game with that id."""
+
+
+class ConcurrencyConflict(RuntimeError):
+    """Another writer kept winning; the command was not applied."""
+
+
+@dataclass(frozen=True)
+class GameMeta:
+    id: str
+    ruleset: str
+    seed: int
+    locale: str
+    title: str
+    options: dict[str, Any]
+    head_seq: int
+    phase: str
+    next_deadline: datetime | None
+    ended: bool
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    if moment is None:
+        return None
+    if moment.tzinfo is None:  # SQLite hands back naive datetimes: they are UTC
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+class EventStore:
+    def __init__(self, engine: Engine, retries: int = 20) -> None:
+        self.engine = engine
+        self.retries = retries
+
+    # -- games ------------------------------------------------------------------------
+    def create_game(
+        self, game: Game, title: str = "", game_id: str | None = None
+    ) -> tuple[str, str]:
+        """Store a new game (its first events); returns (game id, GM token)."""
+        game_id = game_id or secrets.token_hex(6)
+        gm_token = secrets.token_urlsafe(32)
+        now = datetime.now(UTC)
+        state = game.state
+        with self.engine.begin() as conn:
+            conn.execute(insert(schema.games).values(
+                id=game_id, ruleset=state.ruleset, seed=state.seed, locale=state.locale,
+                title=title, options=state.options, head_seq=0, phase=state.phase_label,
+                next_deadline=None, ended=False, created_at=now,
+            ))
+            self._append(conn, game_id, 0, game.events, now)
+            self._update_head(conn, game_id, game)
+            conn.execute(insert(schema.access_tokens).values(
+                token_hash=hash_token(gm_token), game_id=game_id, player=None, created_at=now))
+        return game_id, gm_token
+
+    def meta(self, game_id: str, conn: Connection | None = None) -> GameMeta:
+        query = select(schema.games).where(schema.games.c.id == game_id)
+        if conn is None:
+            with self.engine.connect() as own:
+                row = own.execute(query).mappings().first()
+        else:
+            row = conn.execute(query).mappings().first()
+        if row is None:
+            raise UnknownGame(game_id)
+        return GameMeta(
+            row["id"], row["ruleset"], row["seed"], row["locale"], row["title"],
+            dict(row["options"]), row["head_seq"], row["phase"],
+            _utc(row["next_deadline"]), row["ended"],
+        )
+
+    def list_games(self) -> list[GameMeta]:
+        with self.engine.connect() as conn:
+            ids = conn.execute(select(schema.games.c.id).order_by(schema.games.c.created_at))
+            return [self.meta(row[0], conn) for row in ids.all()]
+
+    def due_games(self, now: datetime) -> list[str]:
+        """Games whose current deadline has passed (for the scheduler), oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(schema.games.c.id)
+                .where(and_(schema.games.c.ended.is_(False),
+                            schema.games.c.next_deadline.is_not(None),
+                            schema.games.c.next_deadline <= now))
+                .order_by(schema.games.c.next_deadline)
+            ).all()
+        return [row[0] for row in rows]
+
+    # -- loading ----------------------------------------------------------------------
+    def load(self, game_id: str, conn: Connection | None = None, full: bool = False) -> Game:
+        if conn is None:
+            with self.engine.connect() as own:
+                return self._load(own, game_id, full)
+        return self._load(conn, game_id, full)
+
+    def _load(self, conn: Connection, game_id: str, full: bool) -> Game:
+        meta = self.meta(game_id, conn)
+        ruleset = get_ruleset(meta.ruleset)
+        base_seq, state = 0, None
+        if not full:
+            last_undo = conn.execute(
+                select(func.max(schema.events.c.seq)).where(and_(
+                    schema.events.c.game_id == game_id, schema.events.c.type == "RolledBack"))
+            ).scalar()
+            snap = conn.execute(
+                select(schema.snapshots.c.seq, schema.snapshots.c.state)
+                .where(and_(schema.snapshots.c.game_id == game_id,
+                            schema.snapshots.c.format == SNAPSHOT_FORMAT,
+                            schema.snapshots.c.seq > (last_undo or -1)))
+                .order_by(schema.snapshots.c.seq.desc()).limit(1)
+            ).first()
+            if snap is not None:
+                try:
+                    base_seq, state = snap[0], pickle.loads(snap[1])
+                except Exception:  # an unreadable snapshot is only a lost shortcut
+                    base_seq, state = 0, None
+        rows = conn.execute(
+            select(schema.events.c.type, schema.events.c.version, schema.events.c.payload)
+            .where(and_(schema.events.c.game_id == game_id, schema.events.c.seq >= base_seq))
+            .order_by(schema.events.c.seq)
+        ).all()
+        events = [codec.decode(t, v, p) for t, v, p in rows]
+        if state is None:
+            return Game.from_events(ruleset, events)
+        return Game.from_snapshot(ruleset, state, base_seq, events)
+
+    def events(self, game_id: str) -> list[ev.Event]:
+        """The whole log, in order."""
+        with self.engine.connect() as conn:
+            self.meta(game_id, conn)
+            rows = conn.execute(
+                select(schema.events.c.type, schema.events.c.version, schema.events.c.payload)
+                .where(schema.events.c.game_id == game_id).order_by(schema.events.c.seq)
+            ).all()
+        return [codec.decode(t, v, p) for t, v, p in rows]
+
+    def raw_events(self, game_id: str) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(schema.events).where(schema.events.c.game_id == game_id)
+                .order_by(schema.events.c.seq)
+            ).mappings().all()
+        return [dict(row) for row in rows]
+
+    # -- writing ----------------------------------------------------------------------
+    def transact(
+        self, game_id: str, work: Callable[[Game, Connection], T], full: bool = False
+    ) -> T:
+        """Run ``work`` on the loaded game and store its new events atomically."""
+        for _attempt in range(self.retries):
+            try:
+                with self.engine.begin() as conn:
+                    self._lock(conn, game_id)
+                    game = self._load(conn, game_id, full)
+                    head = game.seq
+                    result = work(game, conn)
+                    new = game.events[len(game.events) - (game.seq - head):]
+                    if new:
+                        self._append(conn, game_id, head, new, datetime.now(UTC))
+                        faults.checkpoint("after_append")
+                        self._update_head(conn, game_id, game)
+                        if any(isinstance(e, ev.PhaseStarted) for e in new):
+                            self._snapshot(conn, game_id, game)
+                return result
+            except IntegrityError:
+                continue  # another writer appended the same seq first: reload, retry
+            except OperationalError as error:
+                if "locked" in str(error).lower() or "deadlock" in str(error).lower():
+                    continue
+                raise
+        raise ConcurrencyConflict(game_id)
+
+    def _lock(self, conn: Connection, game_id: str) -> None:
+        """Serialise writers of one game (PostgreSQL row lock; SQLite locks on BEGIN)."""
+        row = conn.execute(
+            select(schema.games.c.id).where(schema.games.c.id == game_id).with_for_update()
+        ).first()
+        if row is None:
+            raise UnknownGame(game_id)
+
+    def _append(
+        self, conn: Connection, game_id: str, head: int, new: Iterable[ev.Event], now: datetime
+    ) -> None:
+        rows = []
+        for offset, event in enumerate(new):
+            type_name, version, payload = codec.encode(event)
+            rows.append({
+                "game_id": game_id, "seq": head + offset, "type": type_name,
+                "version": version, "payload": payload, "audience": codec.audience(event),
+                "recorded_at": now,
+            })
+        if rows:
+            conn.execute(insert(schema.events), rows)
+
+    def _update_head(self, conn: Connection, game_id: str, game: Game) -> None:
+        state = game.state
+        conn.execute(
+            update(schema.games).where(schema.games.c.id == game_id).values(
+                head_seq=game.seq, phase=state.phase_label,
+                next_deadline=_utc(state.deadline) if state.phase.is_play() else None,
+                ended=state.phase.kind == ENDED,
+            )
+        )
+
+    def _snapshot(self, conn: Connection, game_id: str, game: Game) -> None:
+        conn.execute(insert(schema.snapshots).values(
+            game_id=game_id, seq=game.seq, format=SNAPSHOT_FORMAT,
+            state=pickle.dumps(game.state), created_at=datetime.now(UTC),
+        ))
+
+    # -- players and tokens -------------------------------------------------------------
+    def add_player_row(self, conn: Connection, game_id: str, name: str, description: str,
+                       timezone: str | None = None, locale: str | None = None) -> str:
+        """Record a sign-up and issue the player's private token (stored as a hash)."""
+        token = secrets.token_urlsafe(32)
+        now = datetime.now(UTC)
+        existing = conn.execute(select(schema.players.c.name).where(and_(
+            schema.players.c.game_id == game_id, schema.players.c.name == name))).first()
+        if existing is None:
+            conn.execute(insert(schema.players).values(
+                game_id=game_id, name=name, description=description, locale=locale,
+                timezone=timezone, signed_up_at=now, withdrawn=False))
+        else:
+            conn.execute(update(schema.players).where(and_(
+                schema.players.c.game_id == game_id, schema.players.c.name == name)).values(
+                withdrawn=False, description=description))
+        self.revoke_tokens(conn, game_id, name)
+        conn.execute(insert(schema.access_tokens).values(
+            token_hash=hash_token(token), game_id=game_id, player=name, created_at=now))
+        return token
+
+    def withdraw_player_row(self, conn: Connection, game_id: str, name: str) -> None:
+        conn.execute(update(schema.players).where(and_(
+            schema.players.c.game_id == game_id, schema.players.c.name == name)).values(
+            withdrawn=True))
+        self.revoke_tokens(conn, game_id, name)
+
+    def revoke_tokens(self, conn: Connection, game_id: str, player: str | None) -> None:
+        condition = (schema.access_tokens.c.player.is_(None) if player is None
+                     else schema.access_tokens.c.player == player)
+        conn.execute(update(schema.access_tokens).where(and_(
+            schema.access_tokens.c.game_id == game_id, condition,
+            schema.access_tokens.c.revoked_at.is_(None))).values(revoked_at=datetime.now(UTC)))
+
+    def who_holds(self, token: str) -> tuple[str, str | None] | None:
+        """(game id, player name or None for the GM) for a valid token."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(schema.access_tokens.c.game_id,
+                                      schema.access_tokens.c.player).where(and_(
+                schema.access_tokens.c.token_hash == hash_token(token),
+                schema.access_tokens.c.revoked_at.is_(None)))).first()
+        return (row[0], row[1]) if row is not None else None
