@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from nightfall.engine.commands import Command
 from nightfall.engine.phase import DeadlineRule, Phase
 from nightfall.engine.state import GameState
+from nightfall.engine.text import Text
 
 if TYPE_CHECKING:
     from nightfall.engine.game import Context
@@ -151,6 +152,18 @@ class Ruleset(ABC):
         from nightfall.engine.text import N_
 
         raise Rejected(N_("Unknown command {action}."), action=command.action)
+
+    def notice_text(self, notice: Mapping[str, Any]) -> Text:
+        """A private notice (structured) as words for its reader."""
+        from nightfall.engine.text import N_
+
+        return Text(N_("Notice: {kind}"), {"kind": str(notice.get("kind"))})
+
+    def role_text(self, role: str) -> Text:
+        """What a role is and does, for the player who holds it."""
+        from nightfall.engine.text import N_, Term
+
+        return Text(N_("You are {role}."), {"role": Term("role", role)})
 
     def leader(self, state: GameState) -> str | None:
         """The current public leader, for rule sets that have one."""

@@ -10,8 +10,17 @@ from nightfall.engine import N_, Command, Context, DeadlineRule, GameState, Phas
 from nightfall.engine import Ruleset as RulesetBase
 from nightfall.engine.events import Posted, SubmissionWithdrawn, Submitted
 from nightfall.engine.phase import DAY, ENDED, NIGHT
-from nightfall.engine.text import Term
-from nightfall.rulesets.changelings import day, departures, memory, night, presets, victory, view
+from nightfall.engine.text import Term, Text
+from nightfall.rulesets.changelings import (
+    day,
+    departures,
+    memory,
+    night,
+    presets,
+    texts,
+    victory,
+    view,
+)
 from nightfall.rulesets.changelings.abilities import current_leader, validate
 from nightfall.rulesets.changelings.roles import (
     ATHLETE,
@@ -241,6 +250,12 @@ class Changelings(RulesetBase):
 
     def leader(self, state: GameState) -> str | None:
         return current_leader(state)
+
+    def notice_text(self, notice: Mapping[str, Any]) -> Text:
+        return texts.notice_text(notice)
+
+    def role_text(self, role: str) -> Text:
+        return texts.role_text(role)
 
     def winner(self, state: GameState) -> tuple[str, tuple[str, ...]] | None:
         return victory.winner(state)
