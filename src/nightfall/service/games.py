@@ -102,9 +102,11 @@ class GameService:
         self.store.transact(game_id, work)
 
     # -- play -------------------------------------------------------------------------
-    def submit(self, game_id: str, command: Command) -> list[ev.Event]:
-        """A player's (or the GM's on a player's behalf) command, at the clock's time."""
-        now = self.clock.now()
+    def submit(self, game_id: str, command: Command, at: datetime | None = None
+               ) -> list[ev.Event]:
+        """A player's (or the GM's on a player's behalf) command, made at the clock's time
+        or at ``at`` (the time of a forum post the vote counter read)."""
+        now = at or self.clock.now()
         stamped = Command(command.action, command.by, command.target, command.targets,
                           command.choice, command.text, command.minutes, at=now)
 

@@ -1,0 +1,193 @@
+"""``nightfall votecount``: count the votes of a forum thread (standalone; see
+docs/votecount.md and the command-line contract)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, time, tzinfo
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+if TYPE_CHECKING:
+    from nightfall.forum import VoteCount
+    from nightfall.service import GameService
+
+
+def _names(value: str | None) -> list[str]:
+    return [name.strip() for name in (value or "").split(",") if name.strip()]
+
+
+def _when(value: str, tz: tzinfo, default_time: time, option: str) -> datetime:
+    from nightfall.forum.dates import parse_forum_time
+    from nightfall.forum.errors import DateError
+
+    text = value.strip()
+    date_only = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})\.(\d{1,2})\.(\d{4})", text)
+    if date_only:
+        text = f"{text} {default_time:%H:%M}"
+    try:
+        return parse_forum_time(text, tz, day_first=True)
+    except DateError as error:
+        raise typer.BadParameter(f"{error} (use e.g. '2012-12-24 19:30')",
+                                 param_hint=option) from error
+
+
+def votecount(
+    pages: Annotated[list[Path], typer.Argument(
+        help="Saved thread pages (phpBB, vBulletin, XenForo HTML; Discourse JSON) or "
+             "BBCode / JSON-lines exports, in any order.", show_default=False)],
+    players: Annotated[str | None, typer.Option(
+        help='The players, comma-separated: "Ann,Bob,Dan" (with --game: the game\'s).',
+        show_default=False)] = None,
+    alias: Annotated[list[str] | None, typer.Option(
+        help='Other spellings of a player: "Ann=Annie,Anni" (repeatable).')] = None,
+    deadline: Annotated[str | None, typer.Option(
+        help='Vote stop, e.g. "2012-12-24 19:30" (a date alone: the rule set\'s time).'
+    )] = None,
+    tz: Annotated[str | None, typer.Option(
+        help="Time zone of --since/--deadline and of the forum unless a page states one "
+             "(default: the rule set's, Europe/Berlin or Europe/Moscow).")] = None,
+    since: Annotated[str | None, typer.Option(
+        help='Only posts from this time on, e.g. "2012-12-23 20:00".')] = None,
+    ruleset: Annotated[str, typer.Option(help="Vote rules: changelings or island.")] =
+        "changelings",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the count as JSON.")] = False,
+    departed: Annotated[str | None, typer.Option(
+        help="Players no longer in the game, comma-separated.")] = None,
+    voiceless: Annotated[str | None, typer.Option(
+        help="Players whose votes do not count, comma-separated.")] = None,
+    lovers: Annotated[list[str] | None, typer.Option(
+        help='A lover pair, "Ann+Bob" (repeatable).')] = None,
+    vote_pattern: Annotated[list[str] | None, typer.Option(
+        help="A written vote form as a regex over the post's own BBCode with a group "
+             "'name' (repeatable; replaces the rule set's forms).")] = None,
+    game: Annotated[str | None, typer.Option(
+        help="A game in the service: its players, departed and voiceless players, rule "
+             "set, day start and deadline are used.")] = None,
+    db: Annotated[str | None, typer.Option(
+        help="Database of --game (default: NIGHTFALL_DATABASE_URL or nightfall.db).")] = None,
+    submit: Annotated[bool, typer.Option(
+        "--submit", help="With --game: submit each counted vote to the game (at its post's "
+                         "time), so the engine's own tally follows.")] = False,
+) -> None:
+    """Count the votes in a forum thread: a BBCode vote count post, or JSON with --json.
+    Exit 0 when the count was made, 2 when no page could be read."""
+    from nightfall.forum import (
+        RULESETS,
+        GameFacts,
+        PlayerListError,
+        Post,
+        count_votes,
+        read_file,
+        render_bbcode,
+        zone,
+    )
+    from nightfall.forum.errors import DateError
+    from nightfall.forum.report import render_json
+    from nightfall.forum.rules import with_patterns
+
+    service = None
+    if submit and game is None:
+        raise typer.BadParameter("--submit needs --game", param_hint="--submit")
+    if game is not None:
+        from nightfall.service import GameService
+        from nightfall.store import UnknownGame
+
+        service = GameService(url=db)
+        try:
+            state = service.load(game).state
+        except UnknownGame:
+            typer.echo(f"error: no game {game!r} in this database", err=True)
+            raise typer.Exit(2) from None
+        ruleset = state.ruleset
+        players = ",".join(state.players)
+        departed = ",".join(p.name for p in state.players.values() if not p.alive)
+        voiceless = ",".join(p.name for p in state.players.values()
+                             if "voiceless" in p.statuses)
+        if since is None and state.phase_at is not None:
+            since = state.phase_at.strftime("%Y-%m-%d %H:%M")
+            tz = tz or str(getattr(state.phase_at.tzinfo, "key", "") or "") or None
+        if deadline is None and state.deadline is not None and state.phase.kind == "day":
+            deadline = state.deadline.strftime("%Y-%m-%d %H:%M")
+    rules = RULESETS.get(ruleset)
+    if rules is None:
+        raise typer.BadParameter(f"choose one of {', '.join(RULESETS)}", param_hint="--ruleset")
+    try:
+        rules = with_patterns(rules, vote_pattern or [])
+    except (ValueError, re.error) as error:
+        raise typer.BadParameter(str(error), param_hint="--vote-pattern") from error
+    try:
+        zone_info = zone(tz or rules.timezone)
+    except DateError as error:
+        raise typer.BadParameter(str(error), param_hint="--tz") from error
+    roster = _names(players)
+    if not roster:
+        raise typer.BadParameter("name at least one player", param_hint="--players")
+    aliases: dict[str, list[str]] = {}
+    for entry in alias or []:
+        player, equals, spellings = entry.partition("=")
+        if not equals or not player.strip():
+            raise typer.BadParameter(f"{entry!r}: use 'Ann=Annie,Anni'", param_hint="--alias")
+        aliases.setdefault(player.strip(), []).extend(_names(spellings))
+    pairs = []
+    for entry in lovers or []:
+        pair = [name.strip() for name in entry.split("+") if name.strip()]
+        if len(pair) != 2:
+            raise typer.BadParameter(f"{entry!r}: use 'Ann+Bob'", param_hint="--lovers")
+        pairs.append(frozenset(pair))
+    facts = GameFacts(frozenset(_names(departed)), frozenset(_names(voiceless)),
+                      frozenset(pairs))
+    unknown = [name for name in facts.voiceless | {p for pair in pairs for p in pair}
+               if name not in roster]
+    if unknown:
+        raise typer.BadParameter(f"not in --players: {', '.join(sorted(unknown))}",
+                                 param_hint="--voiceless/--lovers")
+    start = _when(since, zone_info, time(0, 0), "--since") if since else None
+    stop = _when(deadline, zone_info, rules.deadline_time, "--deadline") if deadline else None
+
+    posts: list[Post] = []
+    usable = 0
+    for path in pages:
+        page = read_file(path, zone_info)
+        for issue in page.issues:
+            typer.echo(f"warning: {issue}", err=True)
+        if page.usable:
+            usable += 1
+            posts.extend(page.posts)
+    if not usable:
+        names = ", ".join(str(path) for path in pages)
+        typer.echo(f"error: no page could be read ({names})", err=True)
+        raise typer.Exit(2)
+    try:
+        count = count_votes(posts, roster, rules, aliases=aliases, since=start, deadline=stop,
+                            facts=facts)
+    except PlayerListError as error:
+        raise typer.BadParameter(str(error), param_hint="--players/--alias") from error
+    if as_json:
+        typer.echo(render_json(count))
+    else:
+        typer.echo(render_bbcode(count, zone_info), nl=False)
+    if service is not None and submit and game is not None:
+        _submit(service, game, count)
+
+
+def _submit(service: GameService, game_id: str, count: VoteCount) -> None:
+    """Feed each counted vote into the game; the engine judges it again (a lover's vote,
+    a vote after the deadline, ...) and its rejection is reported, never guessed."""
+    from nightfall.engine import Command, Rejected
+    from nightfall.i18n import localize
+
+    locale = service.meta(game_id).locale
+    for vote in count.votes.values():
+        if vote.post is None:
+            continue  # an Island non-voter's self-vote: the engine applies that rule itself
+        try:
+            service.submit(game_id, Command("vote", by=vote.voter, target=vote.target),
+                           at=vote.time)
+        except Rejected as error:
+            typer.echo(f"rejected by the game: {vote.voter} → {vote.target}: "
+                       f"{localize(error.reason, locale)}", err=True)
+        else:
+            typer.echo(f"submitted: {vote.voter} → {vote.target}", err=True)

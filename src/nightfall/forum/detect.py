@@ -1,0 +1,130 @@
+"""Reading one file: decoding, format detection, parsing — never raising.
+
+Formats, tried in this order: Discourse topic JSON, JSON lines, BBCode thread file, and
+HTML pages of XenForo 2, vBulletin 4, vBulletin 3 and phpBB 3 (recognised by their
+markup's classes, not by any translated text). A page that starts with ``<html`` but does
+not end with ``</html>`` is truncated: it is reported, and its last post — possibly cut
+before its edit notice — is not counted. Anything else is an unknown format.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from datetime import tzinfo
+from pathlib import Path
+
+from selectolax.lexbor import LexborHTMLParser
+
+from nightfall.forum import discourse, exports, phpbb, vbulletin, xenforo
+from nightfall.forum.errors import ForumInputError
+from nightfall.forum.model import InputIssue, Page
+from nightfall.forum.parsing import ParseContext, Parsed
+
+_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_\-:.]+)""", re.I)
+_HTML_START = re.compile(r"^\s*(?:<!--.*?-->\s*)*(?:<!doctype[^>]*>\s*)?<html\b", re.I | re.S)
+_HTML_END = re.compile(r"</html\s*>", re.I)
+_HTML_LIKE = re.compile(r"<\s*(?:html|body|div|article|li|table|span|p)\b", re.I)
+
+HtmlParser = Callable[[LexborHTMLParser, ParseContext], Parsed]
+_HTML_FORMATS: tuple[tuple[str, Callable[[LexborHTMLParser], bool], HtmlParser,
+                           Callable[[LexborHTMLParser], tzinfo | None]], ...] = (
+    (xenforo.FORMAT, xenforo.detect, xenforo.parse, lambda tree: None),
+    (vbulletin.FORMAT_4, vbulletin.detect_4, vbulletin.parse_4, vbulletin.page_zone),
+    (vbulletin.FORMAT_3, vbulletin.detect_3, vbulletin.parse_3, vbulletin.page_zone),
+    (phpbb.FORMAT, phpbb.detect, phpbb.parse, phpbb.page_zone),
+)
+
+
+def decode(data: bytes) -> str:
+    """The text of a saved page: UTF-8, else the charset its ``<meta>`` names, else
+    Windows-1252 (what browsers assume for old Western boards)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    declared = _CHARSET.search(data[:4096])
+    if declared:
+        try:
+            return data.decode(declared.group(1).decode("ascii"), errors="replace")
+        except LookupError:
+            pass
+    return data.decode("cp1252", errors="replace")
+
+
+def read_file(path: Path, tz: tzinfo) -> Page:
+    """Read one file; problems come back as issues, never as exceptions."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        return Page(str(path), None, issues=(InputIssue(str(path), None,
+                                                        f"cannot read: {reason}"),))
+    return read_page(data, str(path), tz)
+
+
+def read_page(data: bytes | str, name: str, tz: tzinfo) -> Page:
+    """Detect the format of ``data`` and read its posts (``tz``: the forum's zone unless the
+    page states one). Never raises: every problem is an issue of the returned page."""
+    try:
+        return _read(data, name, tz)
+    except (ForumInputError, ValueError, TypeError, KeyError, IndexError, AttributeError,
+            RecursionError, MemoryError) as error:
+        return Page(name, None, issues=(InputIssue(
+            name, None, f"unreadable ({type(error).__name__}: {error})"),))
+
+
+def _read(data: bytes | str, name: str, tz: tzinfo) -> Page:
+    text = decode(data) if isinstance(data, bytes) else data
+    text = text.replace("\x00", "")
+    ctx = ParseContext(name, tz)
+    if not text.strip():
+        return _page(name, None, Parsed(), extra="empty file")
+    stripped = text.lstrip()
+    if stripped.startswith("{") and not exports.detect_jsonl(text):
+        try:
+            decoded = json.loads(stripped)
+        except ValueError as error:
+            return _page(name, None, Parsed(), extra=f"unknown format (invalid JSON: {error})")
+        if discourse.detect(decoded):
+            return _page(name, discourse.FORMAT, discourse.parse(decoded, ctx))
+        return _page(name, None, Parsed(), extra="unknown format (JSON, but not a Discourse "
+                                                 "topic nor post lines)")
+    if exports.detect_jsonl(text):
+        return _page(name, exports.JSONL_FORMAT, exports.parse_jsonl(text, ctx))
+    if exports.detect_bbcode(text):
+        return _page(name, exports.BBCODE_FORMAT, exports.parse_bbcode_file(text, ctx))
+    if not _HTML_LIKE.search(text[:65536]):
+        return _page(name, None, Parsed(), extra="unknown format (not HTML, JSON or a BBCode "
+                                                 "thread file)")
+    tree = LexborHTMLParser(text)
+    for format_name, detect, parse, page_zone in _HTML_FORMATS:
+        if detect(tree):
+            zone = page_zone(tree) or tz
+            parsed = parse(tree, ParseContext(name, zone))
+            if _HTML_START.match(text) and not _HTML_END.search(text[-65536:]):
+                _truncated(parsed, ctx)
+            return _page(name, format_name, parsed)
+    return _page(name, None, Parsed(), extra="unknown format (HTML, but no posts of phpBB, "
+                                             "vBulletin or XenForo found)")
+
+
+def _truncated(parsed: Parsed, ctx: ParseContext) -> None:
+    if parsed.posts:
+        last = parsed.posts.pop()
+        parsed.issue(ctx, last.id, "the page is truncated (no </html>): its last post is "
+                                   "not counted, it may be cut before its edit notice")
+    else:
+        parsed.issue(ctx, None, "the page is truncated (no </html>)")
+
+
+def _page(name: str, format_name: str | None, parsed: Parsed, *, extra: str = "") -> Page:
+    issues = list(parsed.issues)
+    if extra:
+        issues.append(InputIssue(name, None, extra))
+    elif not parsed.posts and not issues:
+        issues.append(InputIssue(name, None, f"no posts found ({format_name})"))
+    return Page(name, format_name, tuple(parsed.posts), tuple(issues))

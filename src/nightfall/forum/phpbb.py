@@ -1,0 +1,102 @@
+"""phpBB 3 with the prosilver style (3.0 to 3.3).
+
+Markup read: each post is ``div.post`` with ``id="p<id>"``; ``p.author`` holds the author
+(``<strong><a>``, also coloured user names) and the time (a ``<time datetime>`` from 3.2
+on, else the text after ``»``); ``div.content`` is the body; ``div.notice`` is the edit
+notice ("Last edited by ... on ..., edited 2 times in total", translated on other boards,
+so it is found by class); ``div.signature`` is outside the body. Quotes are
+``<blockquote>`` with a ``<cite>`` naming the author, nested at will; code boxes are
+``dl.codebox`` / ``div.codebox``. The footer's "All times are UTC + 1 hour [ DST ]" (or a
+zone name in newer versions) gives the board's time zone.
+"""
+
+from __future__ import annotations
+
+from datetime import tzinfo
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from nightfall.forum.dates import parse_forum_time, parse_iso, parse_zone_label
+from nightfall.forum.errors import DateError, PostError
+from nightfall.forum.html_tree import CODE, SKIP, Special, convert
+from nightfall.forum.model import Post
+from nightfall.forum.parsing import ParseContext, Parsed, read_posts, squash
+
+FORMAT = "phpbb"
+
+
+def detect(tree: LexborHTMLParser) -> bool:
+    """Whether the page is a phpBB prosilver topic page."""
+    return tree.css_first("div.post div.postbody") is not None
+
+
+def page_zone(tree: LexborHTMLParser) -> tzinfo | None:
+    """The board time zone the footer states, if any."""
+    for item in tree.css("li.rightside, div.copyright, p.right"):
+        text = squash(item.text(deep=True))
+        if "UTC" not in text and "GMT" not in text:
+            continue
+        titled = item.css_first("span[title]")
+        title = titled.attributes.get("title") or "" if titled is not None else ""
+        dst = item.css_first("abbr") is not None
+        found = parse_zone_label(f"{title} {text}", dst=dst)
+        if found is not None:
+            return found
+    return None
+
+
+def dialect(node: LexborNode, classes: frozenset[str]) -> Special:
+    if "codebox" in classes:
+        return CODE
+    if "inline-attachment" in classes or "attachbox" in classes:
+        return SKIP
+    return None
+
+
+def parse(tree: LexborHTMLParser, ctx: ParseContext) -> Parsed:
+    """The posts of a phpBB topic page."""
+
+    def ident(node: LexborNode, index: int) -> str:
+        return node.attributes.get("id") or f"#{index + 1}"
+
+    def build(node: LexborNode, post_id: str, position: int) -> Post:
+        header = node.css_first("p.author")
+        author = _author(node, header)
+        if header is None:
+            raise PostError("no date line (p.author)")
+        stamp = header.css_first("time[datetime]")
+        if stamp is not None and stamp.attributes.get("datetime"):
+            moment = parse_iso(stamp.attributes["datetime"] or "", ctx.tz)
+        else:
+            text = squash(header.text(deep=True))
+            moment = parse_forum_time(text.rpartition("»")[2] or text, ctx.tz)
+        body = node.css_first("div.content")
+        if body is None:
+            raise PostError("no post body (div.content)")
+        notice = node.css_first("div.notice")
+        edited_at = None
+        if notice is not None:
+            try:
+                edited_at = parse_forum_time(notice.text(deep=True), ctx.tz)
+            except DateError:
+                edited_at = None
+        return Post(
+            id=post_id, author=author, time=moment, content=convert(body, dialect),
+            edited=notice is not None, edited_at=edited_at, file=ctx.file, position=position,
+        )
+
+    posts = [n for n in tree.css("div.post") if n.css_first("div.postbody") is not None]
+    return read_posts(ctx, posts, ident, build)
+
+
+def _author(node: LexborNode, header: LexborNode | None) -> str:
+    candidates: list[LexborNode] = []
+    if header is not None:
+        candidates += header.css("a.username, a.username-coloured, span.username, "
+                                 "span.username-coloured, strong")
+    candidates += node.css("dl.postprofile dt a, dl.postprofile dt span.username")
+    for candidate in candidates:
+        name = squash(candidate.text(deep=True))
+        if name:
+            return name
+    raise PostError("post without author")

@@ -1,0 +1,81 @@
+"""``nightfall votecount --game G --submit``: the counted votes go into a game of the
+service, and the engine's own rules judge them again (here: a lover's vote)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from nightfall.service import GameService
+
+BERLIN = ZoneInfo("Europe/Berlin")
+ROLES = {"Ann": "changeling", "Bob": "pony", "Cleo": "pony", "Dan": "researcher",
+         "Eve": "pony", "Fritz": "pony"}
+
+
+def test_counted_votes_are_submitted_and_the_engine_tallies_them(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'nightfall.db'}"
+    service = GameService(url=url)
+    created = service.create("changelings", 3, {"early_close": False}, "de")
+    for name in ROLES:
+        service.signup(created.id, name)
+    service.assign(created.id, ROLES)
+    service.start(created.id)
+    for _ in range(3):  # day 1 → night 1/1 → night 1/2 → day 2
+        service.gm(created.id, "advance")
+    state = service.load(created.id).state
+    assert state.phase_label == "day 2"
+    start = (state.phase_at or datetime.now(UTC)).astimezone(BERLIN)
+
+    def at(minutes: int) -> str:
+        return (start + timedelta(minutes=minutes)).strftime("%Y-%m-%d %H:%M")
+
+    thread = tmp_path / "day2.bbcode"
+    thread.write_text(
+        "# timezone: Europe/Berlin\n"
+        f"--- post p1 | author: Bob | time: {at(1)}\n[color=red]Ann[/color]\n"
+        f"--- post p2 | author: Cleo | time: {at(2)}\nIch sage [color=red]Ann[/color]!\n"
+        f"--- post p3 | author: Dan | time: {at(3)}\n[quote=\"Bob\"][color=red]Ann[/color]"
+        "[/quote] Nein: [color=red]Eve[/color]\n"
+        f"--- post p4 | author: Eve | time: {at(4)}\n[color=red]Dan[/color]\n",
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "nightfall.cli", "votecount", str(thread), "--game",
+         created.id, "--db", url, "--submit", "--json"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    count = json.loads(result.stdout)
+    assert count["votes"] == {"Bob": "Ann", "Cleo": "Ann", "Dan": "Eve", "Eve": "Dan"}
+    assert "submitted: Bob → Ann" in result.stderr
+    game = service.load(created.id)
+    ballots = {s.player: s.target for s in game.state.submissions_in("vote")}
+    assert ballots == count["votes"]
+    service.gm(created.id, "advance")  # the day ends: the engine's own tally
+    state = service.load(created.id).state
+    assert state.last_votes == {"Ann": 2, "Eve": 1, "Dan": 1}
+    assert not state.is_alive("Ann") and state.winner == "ponies"
+
+
+def test_submit_without_a_game_is_a_usage_error(tmp_path: Path) -> None:
+    thread = tmp_path / "t.bbcode"
+    thread.write_text("--- post p1 | author: Bob | time: 2012-12-24 18:00\nhi\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "nightfall.cli", "votecount", str(thread), "--players",
+         "Bob", "--submit"], capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 2 and "--submit needs --game" in result.stderr
+
+
+def test_an_unknown_game_exits_2(tmp_path: Path) -> None:
+    thread = tmp_path / "t.bbcode"
+    thread.write_text("--- post p1 | author: Bob | time: 2012-12-24 18:00\nhi\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "nightfall.cli", "votecount", str(thread), "--game", "nope",
+         "--db", f"sqlite:///{tmp_path / 'x.db'}"], capture_output=True, text=True,
+        timeout=60, check=False)
+    assert result.returncode == 2 and "no game" in result.stderr
