@@ -200,3 +200,14 @@ def test_a_game_continues_from_a_snapshot_exactly_as_from_the_log() -> None:
     resumed = Game.from_snapshot(get_ruleset("changelings"), snapshot, middle,
                                  full.events[middle:])
     assert resumed.state == full.state and resumed.seq == len(full.events)
+
+
+def test_the_gm_may_extend_a_stage_whose_deadline_passed_unnoticed() -> None:
+    game = timed_game()
+    late = datetime(2012, 12, 2, 21, 0, tzinfo=BERLIN)  # the scheduler was down
+    with pytest.raises(Rejected):
+        game.execute(Command("elect", by="Ann", target="Bob", at=late))
+    game.execute(Command("extend", minutes=120, at=late))
+    assert game.state.deadline == datetime(2012, 12, 2, 21, 30, tzinfo=BERLIN)
+    game.execute(Command("elect", by="Ann", target="Bob", at=late))
+    assert game.state.submission("Ann", "elect") is not None

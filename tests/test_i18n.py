@@ -32,7 +32,7 @@ PACKAGE_DIR = Path(nightfall.__file__).parent
 ROOT = PACKAGE_DIR.parent.parent
 KEYWORDS = {"N_": None, "_": None}
 #: Every translated locale (English is the msgid language and has no catalog).
-LOCALES = ("de",)
+LOCALES = ("de", "ru")
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
 

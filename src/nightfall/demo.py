@@ -46,8 +46,12 @@ class Script:
         self.seed, self.counter = seed ^ 0x5EED, 0
 
     def pick(self, options: list[Command]) -> Command:
+        return options[self.pick_number(len(options))]
+
+    def pick_number(self, size: int) -> int:
+        """A number in ``range(size)``."""
         self.counter += 1
-        return options[draw_index(self.seed, self.counter, len(options))]
+        return draw_index(self.seed, self.counter, size)
 
 
 def setup_demo_game(seed: int, locale: str = "de") -> Game:

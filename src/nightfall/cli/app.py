@@ -9,36 +9,64 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from nightfall.cli.game import game_app
+from nightfall.cli.simulate import simulate
+from nightfall.cli.votecount import votecount
+from nightfall.engine.text import render_phase
 from nightfall.i18n import SUPPORTED_LOCALES, gettext_for, localize
+from nightfall.web.cli import serve
 
 app = typer.Typer(help="Nightfall: a game master for play-by-post social-deduction games.",
                   no_args_is_help=True, add_completion=False)
 scenario_app = typer.Typer(help="Run rule scenarios (YAML).", no_args_is_help=True)
 app.add_typer(scenario_app, name="scenario")
+app.add_typer(game_app, name="game")
+app.command("votecount")(votecount)
+app.command("simulate")(simulate)
+app.command("serve")(serve)
 
 
 @app.command()
 def demo(
-    locale: Annotated[str, typer.Option(help="Language of the texts: de or en.")] = "de",
-    seed: Annotated[int, typer.Option(help="Seed of the deal and the scripted moves.")] = 2012,
+    locale: Annotated[
+        str | None,
+        typer.Option(help="Language of the texts: de, en or ru (default: de for changelings, "
+                          "ru for island)."),
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the deal and the scripted moves.")
+                    ] = None,
+    ruleset: Annotated[str, typer.Option(help="Rule set: changelings or island.")
+                       ] = "changelings",
 ) -> None:
-    """Play a complete seeded game of the seed's 15-player Changelings setup (C16.3)."""
-    from nightfall.demo import play_demo
-    from nightfall.rulesets.changelings.status_post import status_post
-
+    """Play a complete seeded game: the seed's 15-player Changelings setup (C16.3), or a
+    12-player Island of Fear game with its newspaper (I3.2)."""
+    if ruleset not in ("changelings", "island"):
+        raise typer.BadParameter("choose changelings or island", param_hint="--ruleset")
+    locale = locale or ("ru" if ruleset == "island" else "de")
     if locale not in SUPPORTED_LOCALES:
         choices = ", ".join(SUPPORTED_LOCALES)
         raise typer.BadParameter(f"choose one of {choices}", param_hint="--locale")
     console = Console(soft_wrap=True, highlight=False)
-    game = play_demo(seed, locale)
+    if ruleset == "island":
+        from nightfall.demo_island import play_island_demo
+        from nightfall.rulesets.island.newspaper import newspaper
+
+        game = play_island_demo(2024 if seed is None else seed, locale)
+        final = newspaper(game.state, gettext_for(locale))
+    else:
+        from nightfall.demo import play_demo
+        from nightfall.rulesets.changelings.status_post import status_post
+
+        game = play_demo(2012 if seed is None else seed, locale)
+        final = status_post(game.state, gettext_for(locale))
     current = None
     for announcement in game.state.announcements:
         if announcement.phase != current:
             current = announcement.phase
-            console.rule(f"[bold]{current}")
+            console.rule(render_phase(current, gettext_for(locale)))
         console.print(localize(announcement.text, locale))
-    console.rule("[bold]Status")
-    console.print(status_post(game.state, gettext_for(locale)), markup=False)
+    console.rule("Status")
+    console.print(final, markup=False)
 
 
 @scenario_app.command("run")

@@ -267,11 +267,12 @@ class Game:
             raise Rejected(N_("The game has not started yet."))
         if command.action == "advance":
             return self.advance(command.at)
+        if command.is_gm or command.action in self.ruleset.gm_actions:
+            # the GM may act after a deadline (extend it, skip the stage) before it closes
+            return self._transaction(command.at, lambda ctx: self._gm(ctx, command))
         deadline = self.state.deadline
         if command.at is not None and deadline is not None and command.at >= deadline:
             raise Rejected(N_("Too late: the deadline passed at {deadline}."), deadline=deadline)
-        if command.is_gm or command.action in self.ruleset.gm_actions:
-            return self._transaction(command.at, lambda ctx: self._gm(ctx, command))
         if command.by not in self.state.players:
             raise Rejected(N_("There is no player called {name}."), name=command.by)
         return self._transaction(command.at, lambda ctx: self._player(ctx, command))

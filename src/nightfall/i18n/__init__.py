@@ -20,7 +20,7 @@ from nightfall.engine.text import Text, render
 
 LOCALES_DIR = Path(__file__).parent / "locales"
 DOMAIN = "nightfall"
-SUPPORTED_LOCALES = ("de", "en")
+SUPPORTED_LOCALES = ("de", "en", "ru")
 
 
 @cache

@@ -9,15 +9,19 @@ from nightfall.engine import Game, Ruleset
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
-    """The plugin for ``ruleset_id`` (``changelings``)."""
+    """The plugin for ``ruleset_id`` (``changelings``, ``island``)."""
     if ruleset_id == "changelings":
         from nightfall.rulesets.changelings import CHANGELINGS
 
         return CHANGELINGS
+    if ruleset_id == "island":
+        from nightfall.rulesets.island import ISLAND
+
+        return ISLAND
     raise KeyError(ruleset_id)
 
 
-RULESET_IDS = ("changelings",)
+RULESET_IDS = ("changelings", "island")
 
 
 def new_game(

@@ -1,8 +1,9 @@
 """Game operations for the GM command line, the web app and the vote counter.
 
 Each public method is one transaction. Player commands carry the clock's time, so a
-late submission is rejected with the deadline; before any command the game is brought
-up to date (``tick``), so deadlines that passed while nobody looked resolve first.
+late submission is rejected with the deadline (the scheduler, or the GM's ``close``,
+then resolves the stage); the GM's own acts are accepted after a deadline too, so he can
+still extend a stage whose deadline passed while the scheduler was down.
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 
 On start it catches up at once (deadlines that passed while the service was down are
 resolved in order, each stage starting at the previous deadline); then it looks every
-``interval`` seconds. Correctness never depends on it: every command ticks its game too.
+``interval`` seconds. Correctness never depends on it: a player command after a deadline
+is rejected whether or not the stage was closed yet, and every process may tick (the
+game row lock plus a fresh load make a deadline fire exactly once).
 """
 
 from __future__ import annotations

@@ -286,3 +286,43 @@ class EventStore:
                 schema.access_tokens.c.token_hash == hash_token(token),
                 schema.access_tokens.c.revoked_at.is_(None)))).first()
         return (row[0], row[1]) if row is not None else None
+
+    # -- for the web app ------------------------------------------------------------------
+    def issue_token(self, game_id: str, player: str | None) -> str:
+        """A new private token for ``player`` (``None``: the GM); older ones stop working."""
+        token = secrets.token_urlsafe(32)
+        with self.engine.begin() as conn:
+            self.meta(game_id, conn)
+            if player is not None:
+                row = conn.execute(select(schema.players.c.name).where(and_(
+                    schema.players.c.game_id == game_id, schema.players.c.name == player,
+                    schema.players.c.withdrawn.is_(False)))).first()
+                if row is None:
+                    raise LookupError(player)
+            self.revoke_tokens(conn, game_id, player)
+            conn.execute(insert(schema.access_tokens).values(
+                token_hash=hash_token(token), game_id=game_id, player=player,
+                created_at=datetime.now(UTC)))
+        return token
+
+    def player_settings(self, game_id: str, player: str) -> dict[str, str | None]:
+        """A signed-up player's own settings: ``timezone`` and ``locale`` (or ``None``)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(schema.players.c.timezone, schema.players.c.locale)
+                               .where(and_(schema.players.c.game_id == game_id,
+                                           schema.players.c.name == player))).first()
+        if row is None:
+            return {"timezone": None, "locale": None}
+        return {"timezone": row[0], "locale": row[1]}
+
+    def log(self, game_id: str, after: int = -1) -> list[tuple[int, datetime, ev.Event]]:
+        """(seq, recorded at, event) of every event with ``seq > after``, in order."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(schema.events.c.seq, schema.events.c.recorded_at, schema.events.c.type,
+                       schema.events.c.version, schema.events.c.payload)
+                .where(and_(schema.events.c.game_id == game_id, schema.events.c.seq > after))
+                .order_by(schema.events.c.seq)
+            ).all()
+        return [(seq, _utc(at) or datetime.now(UTC), codec.decode(t, v, p))
+                for seq, at, t, v, p in rows]

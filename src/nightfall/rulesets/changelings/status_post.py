@@ -88,7 +88,6 @@ def _roster_line(state: GameState, name: str, _: Gettext) -> str:
         parts.append(player.description)
     if revealed and player.role:
         parts.append(_(TermNames.msgid(Term("role", player.role))))
-    line = " ".join(parts)
     statuses = [
         _(TermNames.msgid(Term("status", s)))
         for s in sorted(player.statuses)
@@ -96,6 +95,9 @@ def _roster_line(state: GameState, name: str, _: Gettext) -> str:
     ]
     if not player.alive and player.left_cause:
         statuses.append(_(TermNames.msgid(Term("cause", player.left_cause))))
+    if len(parts) == 1:  # nothing but the name: "Cid: leader"
+        return " ".join([*parts, ", ".join(statuses)]).rstrip()
+    line = " ".join(parts)
     if statuses:
         line += ", " + ", ".join(statuses)
     return line

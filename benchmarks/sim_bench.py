@@ -1,0 +1,211 @@
+"""Benchmark: full simulated games per second per core, with random bots, for the seed's
+15-player Changelings setup (``canterlot-15``, C16.3) and, when the Island rule set is
+there, a 12-player Island of Fear setup (``island-12``), next to a minimal random-play
+werewolf loop run in the same process as the floor. The ratio (floor ÷ setup) is the
+figure to watch (issue 7: at least 2,000 Changelings games/s/core, within 10× of the floor).
+
+    .venv/bin/python benchmarks/sim_bench.py [--seconds 10] [--bots random] [--profile]
+
+Every game is played by ``nightfall.sim.play.play_game`` exactly as ``nightfall simulate``
+plays it: full rules, the event log, the projection for bots that read it and the legal
+command list for every turn. The "engine only" row replays the same games' accepted
+commands and deadlines into a fresh game (no projections, no legal lists, no bots): the
+speed the engine core and rule set allow at best for this play. ``--profile`` runs
+cProfile over a few games per setup and prints where the time goes (engine core, rule
+set, simulator; and per entry point).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import random
+import time
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import nightfall.sim.play as sim_play
+from nightfall.engine import Command, Game
+from nightfall.rulesets import RULESET_IDS, get_ruleset
+from nightfall.sim.play import play_game, player_names
+from nightfall.sim.seeds import game_seed
+from nightfall.sim.setup import Setup, preset_setup
+
+
+# -- the floor: a minimal random-play werewolf game ---------------------------------------
+def werewolf_floor_game(rng: random.Random, players: int = 15, wolves: int = 3) -> str:
+    """One complete game of the simplest werewolf: each night the wolves kill a random
+    villager, each day every living player votes for a random other living player and
+    the plurality (ties by lot) is lynched. Returns the winning side."""
+    alive = list(range(players))
+    wolf = set(rng.sample(alive, wolves))
+    while True:
+        villagers = [p for p in alive if p not in wolf]
+        alive.remove(rng.choice(villagers))  # night
+        living_wolves = sum(1 for p in alive if p in wolf)
+        if living_wolves >= len(alive) - living_wolves:
+            return "wolves"
+        votes: dict[int, int] = {}
+        for voter in alive:  # day
+            target = rng.choice(alive)
+            while target == voter:
+                target = rng.choice(alive)
+            votes[target] = votes.get(target, 0) + 1
+        top = max(votes.values())
+        alive.remove(rng.choice([p for p, n in votes.items() if n == top]))
+        living_wolves = sum(1 for p in alive if p in wolf)
+        if living_wolves == 0:
+            return "village"
+        if living_wolves >= len(alive) - living_wolves:
+            return "wolves"
+
+
+def rate(play: Callable[[int], object], seconds: float) -> tuple[float, int]:
+    """Games per CPU second of this process (one core) of ``play(index)``, over about
+    ``seconds`` of CPU time after one warm-up game. CPU time, not wall time, so that
+    other load on the machine does not count against the figure."""
+    play(10**6)
+    count, began = 0, time.process_time()
+    while True:
+        play(count)
+        count += 1
+        elapsed = time.process_time() - began
+        if elapsed >= seconds:
+            return count / elapsed, count
+
+
+# -- the engine alone: the same games' commands, without projections and legal lists ----
+class _RecordingGame(Game):
+    """Records every accepted command and every ``advance`` of a simulated game."""
+
+    log: ClassVar[list[Command | None]] = []
+
+    def execute(self, command: Command) -> Any:
+        events = super().execute(command)
+        _RecordingGame.log.append(command)
+        return events
+
+    def advance(self, at: Any = None) -> Any:
+        events = super().advance(at)
+        _RecordingGame.log.append(None)
+        return events
+
+
+def record(setup: Setup, seed: int, bots: str) -> list[Command | None]:
+    _RecordingGame.log = []
+    setattr(sim_play, "Game", _RecordingGame)  # noqa: B010 - swap the class for a moment
+    try:
+        play_game(setup, seed, bots)
+    finally:
+        setattr(sim_play, "Game", Game)  # noqa: B010
+    return _RecordingGame.log
+
+
+def replay(setup: Setup, seed: int, log: list[Command | None]) -> Game:
+    """The engine's share: set up, deal, then the recorded commands and deadlines only."""
+    game = Game.new(get_ruleset(setup.ruleset), seed, setup.options)
+    for name in player_names(setup.players):
+        game.join(name)
+    game.deal(setup.roles)
+    game.start()
+    for command in log:
+        if command is None:
+            game.advance()
+        else:
+            game.execute(command)
+    assert game.state.ended
+    return game
+
+
+def setups() -> list[Setup]:
+    found = [preset_setup("changelings", "canterlot-15")]
+    if "island" in RULESET_IDS:
+        found.append(preset_setup("island", "island-12"))
+    return found
+
+
+def profile(setup: Setup, bots: str, games: int) -> None:
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for index in range(games):
+        play_game(setup, game_seed(99, index), bots, index=index)
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    raw: dict[tuple[str, int, str], tuple[int, int, float, float, dict[object, object]]]
+    raw = stats.stats  # type: ignore[attr-defined]
+    total = sum(entry[3] for (_, _, name), entry in raw.items() if name == "play_game")
+    groups: dict[str, float] = {}
+    for (filename, _, _), entry in raw.items():
+        path = filename.replace(os.sep, "/")
+        if "/nightfall/engine/" in path:
+            group = "engine core (nightfall/engine)"
+        elif "/nightfall/rulesets/" in path:
+            group = "rule set (nightfall/rulesets/" + path.split("/nightfall/rulesets/")[1].split(
+                "/")[0] + ")"
+        elif "/nightfall/sim/bots/" in path:
+            group = "bots (nightfall/sim/bots)"
+        elif "/nightfall/sim/" in path:
+            group = "simulator loop (nightfall/sim)"
+        else:
+            group = "Python and libraries"
+        groups[group] = groups.get(group, 0.0) + entry[2]
+    print(f"\nprofile of {games} {setup.name} games ({bots} bots), own time by part "
+          "(share of play_game's time):")
+    for group, seconds in sorted(groups.items(), key=lambda item: -item[1]):
+        print(f"  {100 * seconds / total:5.1f}%  {group}")
+    entry_points = {
+        "Game.legal_commands": ("engine/game.py", "legal_commands"),
+        "Game.view (projection)": ("engine/game.py", "view"),
+        "Game.execute": ("engine/game.py", "execute"),
+        "Game.advance": ("engine/game.py", "advance"),
+        "awaiting_inputs": ("", "awaiting_inputs"),
+        "bots' act()": ("sim/bots", "act"),
+    }
+    print("  cumulative time per entry point:")
+    for label, (where, function) in entry_points.items():
+        cumulative = sum(entry[3] for (filename, _, name), entry in raw.items()
+                         if name == function and where in filename.replace(os.sep, "/"))
+        print(f"  {100 * cumulative / total:5.1f}%  {label}")
+    print("  top functions by own time:")
+    stats.sort_stats("tottime").print_stats(12)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0,
+                        help="measuring time per setup (default 10)")
+    parser.add_argument("--bots", default="random", help="bot kind (default random)")
+    parser.add_argument("--profile", action="store_true", help="profile a few games each")
+    parser.add_argument("--profile-games", type=int, default=40)
+    args = parser.parse_args()
+    floor_rng = random.Random(7)
+    floor, floor_games = rate(lambda _: werewolf_floor_game(floor_rng), args.seconds)
+    print(f"{'setup':<36} {'games':>7} {'games/s/core':>13} {'floor ÷ setup':>14}")
+    print(f"{'floor: minimal werewolf (15 players)':<36} {floor_games:>7} {floor:>13.1f} "
+          f"{'1×':>14}")
+    for setup in setups():
+
+        def play(index: int, setup: Setup = setup) -> object:
+            return play_game(setup, game_seed(1, index), args.bots, index=index)
+
+        speed, count = rate(play, args.seconds)
+        label = f"{setup.ruleset} {setup.name} ({args.bots})"
+        print(f"{label:<36} {count:>7} {speed:>13.1f} {floor / speed:>13.0f}×")
+        logs = [record(setup, game_seed(1, index), args.bots) for index in range(50)]
+
+        def engine_only(index: int, setup: Setup = setup,
+                        logs: list[list[Command | None]] = logs) -> object:
+            return replay(setup, game_seed(1, index % 50), logs[index % 50])
+
+        speed, count = rate(engine_only, args.seconds)
+        label = "  same games, engine only"
+        print(f"{label:<36} {count:>7} {speed:>13.1f} {floor / speed:>13.0f}×")
+    if args.profile:
+        for setup in setups():
+            profile(setup, args.bots, args.profile_games)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,240 @@
+"""The Island of Fear rule-set plugin: glues roles, items, events, steps and views."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import time
+from typing import Any
+
+from nightfall.engine import N_, Command, Context, DeadlineRule, GameState, Phase, Preset, Rejected
+from nightfall.engine import Ruleset as RulesetBase
+from nightfall.engine.events import ItemGiven, Posted, StatusChanged, SubmissionWithdrawn
+from nightfall.engine.phase import DAY, ENDED
+from nightfall.engine.text import Term
+from nightfall.rulesets.island import daytime, departures, memory, presets, victory, view
+from nightfall.rulesets.island.abilities import validate
+from nightfall.rulesets.island.happenings import EVENT_IDS, PALMS_BLOOM
+from nightfall.rulesets.island.items import ITEM_IDS
+from nightfall.rulesets.island.night import NIGHT_STEPS
+from nightfall.rulesets.island.palms import forbidden_words
+from nightfall.rulesets.island.roles import FACTIONS, REVEALED, ROLES, is_mafia
+from nightfall.rulesets.island.seating import seating
+from nightfall.rulesets.island.voting import VOTE_STEPS
+
+
+def _clock(value: Any, default: time) -> time:
+    try:
+        hours, minutes = str(value).split(":")
+        return time(int(hours), int(minutes))
+    except ValueError:
+        return default
+
+
+class Island(RulesetBase):
+    id = "island"
+    roles = ROLES
+    factions = FACTIONS
+    item_ids = frozenset(ITEM_IDS)
+    gm_actions = frozenset({"event", "answer", "violation"})
+    default_options: Mapping[str, Any] = {
+        "mafia_wins_at_parity": False,  # I1.2
+        "items_per_player": 1,  # I4
+        "random_events": True,  # I5: one event drawn at random each day
+        "early_close": False,  # I6.1: the day has fixed deadlines
+        "timezone": "Europe/Moscow",  # I6.1
+        "midday": "13:00",  # I6.1, I7 stage 1
+        "evening": "21:00",  # I6.1, I7 stage 2
+    }
+    #: scenario-format.md: no event is drawn at random in a scripted game
+    scenario_options: Mapping[str, Any] = {"random_events": False}
+    min_players = 3
+    max_players = 40
+
+    # -- phases (I6.1) ------------------------------------------------------------------
+    def first_phase(self, state: GameState) -> Phase:
+        return Phase(DAY, 1, 1)
+
+    def next_phase(self, state: GameState) -> Phase:
+        phase = state.phase
+        if phase.stage == 1:
+            return Phase(DAY, phase.number, 2)
+        return Phase(DAY, phase.number + 1, 1)
+
+    def phase_label(self, phase: Phase) -> str:
+        if phase.kind == DAY:
+            return f"day {phase.number}/{phase.stage}"
+        return phase.kind
+
+    def deadline_rule(self, state: GameState, phase: Phase) -> DeadlineRule | None:
+        if phase.kind != DAY:
+            return None
+        tz = str(state.options.get("timezone") or "Europe/Moscow")
+        if phase.stage == 1:
+            return DeadlineRule(_clock(state.options.get("midday"), time(13, 0)), 0, tz)
+        return DeadlineRule(_clock(state.options.get("evening"), time(21, 0)), 0, tz)
+
+    # -- setup --------------------------------------------------------------------------
+    def on_deal(self, ctx: Context) -> None:
+        """I3.1: a random fixed seating order; I4: one random item per player."""
+        remaining = list(ctx.state.players)
+        order: list[str] = []
+        while remaining:
+            chosen = ctx.draw("seat", remaining)
+            remaining.remove(chosen)
+            order.append(chosen)
+        ctx.flag(memory.SEATING, order)
+        per_player = int(ctx.state.options.get("items_per_player") or 0)
+        deck: list[str] = []
+        for player in order:
+            for _ in range(per_player):
+                if not deck:
+                    deck = list(ITEM_IDS)
+                item = ctx.draw("item:" + player, deck)
+                deck.remove(item)
+                ctx.emit(ItemGiven(player, item))
+
+    def begin(self, ctx: Context) -> None:
+        state = ctx.state
+        team = [p for p in seating(state) if is_mafia(state.players[p].role)]
+        for member in team:  # [R] the werewolves and the half-blood know each other
+            ctx.notify(member, "team", members=team)
+        ctx.announce(N_("The game begins with {count} players. Seating order: {names}."),
+                     count=len(state.players), names=tuple(seating(state)))
+
+    # -- play ---------------------------------------------------------------------------
+    def on_phase_start(self, ctx: Context) -> None:
+        state = ctx.state
+        ctx.flag(memory.SKIPPING, None)
+        phase = state.phase
+        if phase.kind == DAY and phase.stage == 1:
+            daytime.start_day(ctx)
+        elif phase.kind == DAY:
+            ctx.announce(N_("The second half of day {number} begins."), number=phase.number)
+        elif phase.kind == ENDED:
+            ctx.announce(N_("The game is over: {winner} won. Winners: {names}."),
+                         winner=Term("faction", state.winner or "draw"),
+                         names=tuple(state.winners))
+
+    def handle(self, ctx: Context, command: Command) -> None:
+        state = ctx.state
+        slot = validate(state, command)
+        actor = command.by or ""
+        if command.action == "unvote":
+            ctx.emit(SubmissionWithdrawn(actor, "vote"))
+            return
+        if command.action == "post":
+            self._post(ctx, actor, (command.text or "").strip())
+            return
+        ctx.submit(command, slot)
+        if command.action == "authority" and memory.authority_key(actor) not in state.flags:
+            ctx.flag(memory.authority_key(actor), state.phase.number)
+            ctx.emit(StatusChanged(actor, REVEALED, True))
+            ctx.announce(N_("{name} reveals himself: he is the {role} and takes a vote today "
+                            "(I2.4)."), name=actor, role=Term("role", "authority"))
+        elif command.action == "spirit_ask":
+            ctx.flag(memory.SPIRIT, {"asker": actor, "text": (command.text or "").strip(),
+                                     "answer": None})
+
+    def _post(self, ctx: Context, actor: str, text: str) -> None:
+        """A post in the thread; under palms bloom its forbidden words are found (I5)."""
+        state = ctx.state
+        ctx.emit(Posted(actor, state.phase_label, text))
+        if memory.today_event(state) != PALMS_BLOOM:
+            return
+        words = forbidden_words(text)
+        if not words:
+            return
+        found = memory.mapping(state, memory.DETECTIONS)
+        found[actor] = [*found.get(actor, []), *(w for w in words if w not in found.get(
+            actor, []))]
+        ctx.flag(memory.DETECTIONS, found)
+        ctx.notify(actor, "palms_bloom", words=words)
+
+    def handle_gm(self, ctx: Context, command: Command) -> None:
+        state = ctx.state
+        if command.action == "event":
+            if command.choice not in EVENT_IDS:
+                raise Rejected(N_("Unknown event {event}."), event=command.choice)
+            if command.target is not None and not state.is_alive(command.target):
+                raise Rejected(N_("{name} is no longer in the game."), name=command.target)
+            daytime.start_event(ctx, command.choice, command.target)
+        elif command.action == "answer":
+            asked = memory.spirit(state)
+            if command.choice not in ("yes", "no"):
+                raise Rejected(N_("The spirit answers yes or no."))
+            if not asked.get("text"):
+                raise Rejected(N_("Nobody asked the Island Spirit a question today."))
+            ctx.flag(memory.SPIRIT, {**asked, "answer": command.choice})
+            if state.phase.stage == 2:  # the question was published at 13:00
+                daytime.announce_answer(ctx, command.choice)
+        else:
+            self._violation(ctx, command)
+
+    def _violation(self, ctx: Context, command: Command) -> None:
+        """I8, I4 poison thorn, I5 palms bloom: the GM marks, confirms or overrules."""
+        state = ctx.state
+        target = command.target
+        if target is None or target not in state.players:
+            raise Rejected(N_("There is no player called {name}."), name=target)
+        marked = memory.mapping(state, memory.VIOLATIONS)
+        overruled = memory.names(state, memory.OVERRULED)
+        if command.choice in ("no", "overrule"):
+            marked.pop(target, None)
+            ctx.flag(memory.VIOLATIONS, marked or None)
+            ctx.flag(memory.OVERRULED, sorted({*overruled, target}))
+            ctx.announce(N_("The game master overrules the violation of {name}."), name=target)
+            return
+        marked[target] = command.text or "gm"
+        ctx.flag(memory.VIOLATIONS, marked)
+        ctx.flag(memory.OVERRULED, [p for p in overruled if p != target] or None)
+        ctx.announce(N_("The game master marks a violation of the rules by {name}."),
+                     name=target)
+
+    def resolve(self, ctx: Context) -> None:
+        """I7: stage 1 at 13:00; stage 2 at 21:00 with the win checked after the lynch and
+        after the night (I1.4)."""
+        if ctx.state.phase.stage == 1:
+            ctx.run_steps(daytime.STAGE_ONE_STEPS)
+            return
+        ctx.run_steps(VOTE_STEPS)
+        if self.winner(ctx.state) is not None:
+            return  # I1.4 [R]: the night steps do not resolve
+        ctx.run_steps(NIGHT_STEPS)
+        if self.winner(ctx.state) is not None:
+            return
+        ctx.run_steps((daytime.NEXT_EVENT_STEP,))
+
+    def skip(self, ctx: Context) -> None:
+        """The GM skips the stage: nothing planned in it happens; a skipped evening still
+        draws tomorrow's event."""
+        ctx.flag(memory.SKIPPING, True)
+        if ctx.state.phase.stage == 2:
+            ctx.run_steps((daytime.NEXT_EVENT_STEP,))
+
+    def on_departure(self, ctx: Context, player: str, cause: str) -> None:
+        departures.on_departure(ctx, player, cause)
+
+    def awaiting_inputs(self, state: GameState) -> set[tuple[str, str]] | None:
+        return None  # I6.1: the stages end at their deadlines only
+
+    def winner(self, state: GameState) -> tuple[str, tuple[str, ...]] | None:
+        return victory.winner(state)
+
+    # -- views --------------------------------------------------------------------------
+    def project(self, state: GameState, player: str | None) -> dict[str, Any]:
+        return view.project(state, player)
+
+    def gm_view(self, state: GameState) -> dict[str, Any]:
+        return view.project(state, None, gm=True)
+
+    def legal_commands(self, state: GameState, player: str) -> list[Command]:
+        return view.legal_commands(state, player)
+
+    def presets(self) -> Mapping[str, Preset]:
+        return presets.PRESETS
+
+    def roles_for(self, player_count: int) -> tuple[str, ...]:
+        return presets.roles_for(player_count)
+
+
+ISLAND = Island()

@@ -1,0 +1,407 @@
+"""The vote and the lynch: I6.3–I6.5 and steps 2–7 of stage 2 (I7).
+
+Every living player's votes are built first (I6.3: a non-voter's votes are on himself),
+then each step corrects them in the order of I7 and says why in the trace; step 7 counts
+them and lynches. Ballots are the ``vote`` submissions: ``target`` puts all of a voter's
+votes on one player, ``targets`` one vote each (used in turn when he has more votes than
+names, e.g. the authority's taken vote follows his own, I6.3).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import cycle, islice
+
+from nightfall.engine import N_, Context, GameState, Step
+from nightfall.engine.events import VotesCounted
+from nightfall.rulesets.island import effects, memory
+from nightfall.rulesets.island.happenings import (
+    FEAR,
+    MAGNETIC_STORM,
+    PALMS_BLOOM,
+    RAGE,
+    SOLAR_ECLIPSE,
+    TWO_VOTES,
+)
+from nightfall.rulesets.island.items import (
+    BOMB,
+    HANDCUFFS,
+    MEGAPHONE,
+    POISON_THORN,
+    SHEEP_SKIN,
+    TOTEM,
+    TRAP,
+    WOLF_FANG,
+    holds,
+    items_work,
+)
+from nightfall.rulesets.island.roles import AUTHORITY, IMMUNE, LYNCHED, SHOCKED, SILENCED
+from nightfall.rulesets.island.seating import neighbours, seating
+from nightfall.rulesets.island.work import Vote, work
+
+
+# -- reading the ballots -------------------------------------------------------------------
+def ballot(state: GameState, player: str) -> list[str]:
+    """The names ``player`` voted for today (empty: he did not vote)."""
+    sub = state.submission(player, "vote")
+    return list(sub.targets) if sub is not None else []
+
+
+def vote_count(state: GameState, player: str) -> int:
+    """How many votes ``player`` casts himself today: one, two under rage and foggy night
+    (I5), one more with a working megaphone (I4; items change no vote under fear)."""
+    event = memory.today_event(state)
+    count = 2 if event in TWO_VOTES else 1
+    if event != FEAR and items_work(state) and holds(state, player, MEGAPHONE):
+        count += 1
+    return count
+
+
+def spread(targets: list[str], count: int) -> list[str]:
+    """``count`` votes over the named targets, in turn."""
+    return list(islice(cycle(targets), count)) if targets else []
+
+
+def voiceless_reason(state: GameState, player: str) -> str | None:
+    """Why ``player`` cannot vote at all today, if he knows it already (I2.7, I4)."""
+    statuses = state.players[player].statuses
+    if SILENCED in statuses:
+        return SILENCED
+    if SHOCKED in statuses and items_work(state) and memory.today_event(state) != FEAR:
+        return SHOCKED
+    return None
+
+
+def forbidden_by_love_note(state: GameState, voter: str, target: str) -> bool:
+    """I4 love note: no vote from the recipient for the sender, nor the other way."""
+    return any({voter, target} == {sender, recipient}
+               for sender, recipient in memory.love_notes(state))
+
+
+def violators(state: GameState) -> dict[str, list[str]]:
+    """Who broke a speech rule today, with the sources (``detected``, ``gm``): palms bloom
+    detections the GM did not overrule, and every violation the GM marked (I4, I5)."""
+    found: dict[str, list[str]] = {}
+    overruled = set(memory.names(state, memory.OVERRULED))
+    for player in memory.mapping(state, memory.DETECTIONS):
+        if player not in overruled:
+            found.setdefault(player, []).append("detected")
+    for player in memory.mapping(state, memory.VIOLATIONS):
+        found.setdefault(player, []).append("gm")
+    return found
+
+
+# -- building and correcting -----------------------------------------------------------------
+def build_votes(state: GameState) -> list[Vote]:
+    """I6.3: every living player's votes, cast or (if he did not vote) on himself."""
+    votes: list[Vote] = []
+    for player in seating(state):
+        if not state.is_alive(player):
+            continue
+        count = vote_count(state, player)
+        base = 2 if memory.today_event(state) in TWO_VOTES else 1
+        names = ballot(state, player)
+        targets = spread(names, count) if names else [player] * count
+        for index, target in enumerate(targets):
+            kind = "own" if index < base else "megaphone"
+            vote = Vote(player, target, kind, cast=bool(names))
+            if not state.is_alive(target):
+                vote.lost, vote.target = "gone", player
+            votes.append(vote)
+    return votes
+
+
+def lose(ctx: Context, vote: Vote, reason: str) -> bool:
+    """Mark a vote lost; it counts for its owner (I6.3), under fear for nobody (I5)."""
+    if vote.lost is not None or vote.taken_by is not None:
+        return False
+    vote.lost = reason
+    vote.target = vote.owner
+    return True
+
+
+def lose_all(ctx: Context, owner: str, reason: str, msgid: str) -> None:
+    changed = [v for v in work(ctx).votes if v.owner == owner and lose(ctx, v, reason)]
+    if changed:
+        ctx.trace(msgid, name=owner, count=len(changed))
+
+
+def step_final_items(ctx: Context) -> None:
+    """Stage 2, step 1: the shockers and love notes used since 13:00 take effect."""
+    from nightfall.rulesets.island.daytime import activate_day_items
+
+    activate_day_items(ctx)
+
+
+def step_event_corrections(ctx: Context) -> None:
+    """Step 2 (I5): magnetic storm, fear, palms bloom."""
+    state = ctx.state
+    w = work(ctx)
+    w.votes = build_votes(state)
+    event = memory.today_event(state)
+    if event == MAGNETIC_STORM:
+        ctx.trace(N_("Magnetic storm: no item changes a vote today (I5)."))
+    if event == FEAR:
+        w.fear = True
+        ctx.trace(N_("Fear: the vote elects a leader; votes not cast do not stay on the "
+                     "non-voter, and items do not change votes (I5, I6.5)."))
+    if event == PALMS_BLOOM:
+        for player in violators(state):
+            if state.is_alive(player):
+                lose_all(ctx, player, PALMS_BLOOM, N_("{name} spoke a forbidden word while the "
+                         "palms bloom and loses {count} vote(s) (I5)."))
+
+
+def step_item_corrections(ctx: Context) -> None:
+    """Step 3 (I4): shocker, love note, poison thorn, totem, handcuffs, megaphone; and the
+    maniac's silence (I2.7), which is no item and works under fear too."""
+    state = ctx.state
+    w = work(ctx)
+    for player in seating(state):
+        if state.is_alive(player) and SILENCED in state.players[player].statuses:
+            lose_all(ctx, player, SILENCED, N_("{name} was silenced by the maniac and loses "
+                     "{count} vote(s) (I2.7)."))
+    if w.fear or not items_work(state):
+        ctx.trace(N_("No item changes a vote today."))
+        return
+    for player in seating(state):
+        if state.is_alive(player) and SHOCKED in state.players[player].statuses:
+            lose_all(ctx, player, SHOCKED, N_("{name} is shocked and loses {count} vote(s) "
+                     "(I4)."))
+    for vote in w.votes:
+        if vote.cast and forbidden_by_love_note(state, vote.owner, vote.target):
+            target = vote.target
+            if lose(ctx, vote, "love_note"):
+                ctx.trace(N_("A love note forbids {name}'s vote for {target}: it is lost "
+                             "(I4)."), name=vote.owner, target=target)
+    marked = violators(state)
+    for player in seating(state):
+        if state.is_alive(player) and player in marked and holds(state, player, POISON_THORN):
+            lose_all(ctx, player, POISON_THORN, N_("{name} broke the silence of the poison "
+                     "thorn and loses {count} vote(s) (I4)."))
+    for vote in w.votes:
+        owner = vote.owner
+        if vote.cast and holds(state, owner, TOTEM):
+            allowed = {t for n in neighbours(state, owner) for t in (ballot(state, n) or [n])}
+            target = vote.target
+            if target not in allowed and lose(ctx, vote, TOTEM):
+                ctx.trace(N_("{name} holds the totem and voted for {target}, unlike his "
+                             "neighbours: the vote is lost (I4)."), name=owner, target=target)
+        if vote.cast and holds(state, owner, HANDCUFFS) and vote.target in neighbours(
+                state, owner):
+            target = vote.target
+            if lose(ctx, vote, HANDCUFFS):
+                ctx.trace(N_("{name} wears handcuffs and may not vote for his neighbour "
+                             "{target}: the vote is lost (I4)."), name=owner, target=target)
+    for player in seating(state):
+        if state.is_alive(player) and holds(state, player, MEGAPHONE):
+            ctx.trace(N_("{name}'s megaphone gives him one more vote (I4)."), name=player)
+
+
+def step_authority(ctx: Context) -> None:
+    """Step 4 (I2.4): the authority casts the vote he took, where his own vote goes."""
+    state = ctx.state
+    w = work(ctx)
+    for sub in state.submissions_in("authority"):
+        authority, target = sub.player, sub.target
+        if not state.is_alive(authority) or state.players[authority].role != AUTHORITY:
+            continue
+        if target is None or not state.is_alive(target):
+            continue
+        own = ballot(state, authority) or [authority]
+        taken = [v for v in w.votes if v.owner == target]
+        for vote, where in zip(taken, spread(own, len(taken)), strict=True):
+            vote.lost, vote.taken_by, vote.target = None, authority, where
+        ctx.trace(N_("The authority {name} takes {target}'s vote and casts it for {where} "
+                     "(I2.4)."), name=authority, target=target, where=tuple(dict.fromkeys(own)))
+
+
+def tally(ctx: Context) -> Counter[str]:
+    w = work(ctx)
+    counted: Counter[str] = Counter()
+    for vote in w.votes:
+        if w.fear and (vote.lost is not None or not vote.cast) and vote.taken_by is None:
+            continue  # I5 fear: votes do not stay on the non-voter
+        counted[vote.target] += 1
+    return counted
+
+
+def _protected_out(ctx: Context, tied: list[str]) -> list[str]:
+    """I6.4: narrow a tie: trap first, then wolf fang; immune players (pick me!) never."""
+    state = ctx.state
+    immune = [p for p in tied if IMMUNE in state.players[p].statuses]
+    if immune:
+        ctx.trace(N_("{names} cannot be lynched today (pick me!, I5)."), names=tuple(immune))
+        tied = [p for p in tied if p not in immune]
+    if len(tied) > 1 and items_work(state):
+        traps = [p for p in tied if holds(state, p, TRAP)]
+        if traps and len(traps) < len(tied):
+            ctx.trace(N_("The trap decides the tie: {names} (I4)."), names=tuple(traps))
+            tied = traps
+        fangs = [p for p in tied if holds(state, p, WOLF_FANG)]
+        if fangs:
+            ctx.trace(N_("The wolf fang saves {names} from the tie (I4)."), names=tuple(fangs))
+            tied = [p for p in tied if p not in fangs]
+    return tied
+
+
+def choose(ctx: Context, counted: Counter[str], excluded: set[str], *, narrow: bool) -> str | None:
+    """The player with the most votes outside ``excluded``; ties narrowed (I6.4) and then
+    broken by chance [R]. ``None`` if nobody is left or every tied player is protected."""
+    state = ctx.state
+    order = [p for p in seating(state) if state.is_alive(p) and p not in excluded
+             and counted.get(p, 0) > 0]
+    if not narrow:
+        order = [p for p in order if IMMUNE not in state.players[p].statuses]
+    if not order:
+        return None
+    top = max(counted[p] for p in order)
+    tied = [p for p in order if counted[p] == top]
+    if narrow:
+        if len(tied) > 1:
+            ctx.trace(N_("Tie with {count} votes: {names} (I6.4)."), count=top, names=tuple(tied))
+        tied = _protected_out(ctx, tied)
+        if not tied:
+            ctx.trace(N_("Every tied player is protected: nobody is lynched for this place "
+                          "(I6.4)."))
+            excluded.update(p for p in order if counted[p] == top)
+            return None
+    if len(tied) == 1:
+        return tied[0]
+    chosen = ctx.draw("lynch_tie", tied)
+    ctx.trace(N_("Chance picks {name} among {names} (I6.4)."), name=chosen, names=tuple(tied))
+    return chosen
+
+
+def step_ties_and_skins(ctx: Context) -> None:
+    """Step 5 (I4, I6.4): trap and wolf fang narrow ties; a sheep skin passes the lynch to
+    the runner-up. Under rage the two places are filled the same way (I5)."""
+    state = ctx.state
+    w = work(ctx)
+    if w.fear:
+        ctx.trace(N_("Fear: no item changes the vote; the leader names the lynch."))
+        return
+    counted = tally(ctx)
+    places = 2 if memory.today_event(state) == RAGE else 1
+    excluded: set[str] = set()
+    for _ in range(places):
+        chosen = choose(ctx, counted, excluded, narrow=True)
+        while chosen is not None and items_work(state) and holds(
+                state, chosen, SHEEP_SKIN, unused=True):
+            excluded.add(chosen)
+            runner_up = choose(ctx, counted, excluded | set(w.lynch), narrow=False)
+            ctx.trace(N_("{name}'s sheep skin saves him; the runner-up {target} is lynched "
+                         "instead (I4)."), name=chosen, target=runner_up)
+            effects.activate(ctx, chosen, SHEEP_SKIN, runner_up)
+            chosen = runner_up
+        if chosen is not None:
+            w.lynch.append(chosen)
+            excluded.add(chosen)
+    if w.lynch:
+        ctx.trace(N_("To be lynched so far: {names}."), names=tuple(w.lynch))
+
+
+def step_bomb(ctx: Context) -> None:
+    """Step 6 (I4): a bomb holder with at least two votes is lynched instead of the
+    leader, whatever the leader has (under rage he takes the first place [R])."""
+    state = ctx.state
+    w = work(ctx)
+    if w.fear or not items_work(state):
+        return
+    counted = tally(ctx)
+    bombs = [p for p in seating(state) if state.is_alive(p) and holds(state, p, BOMB)
+             and counted.get(p, 0) >= 2 and IMMUNE not in state.players[p].statuses
+             and p not in w.lynch]
+    if not bombs:
+        return
+    top = max(counted[p] for p in bombs)
+    tied = [p for p in bombs if counted[p] == top]
+    bomb = tied[0] if len(tied) == 1 else ctx.draw("bomb_tie", tied)
+    spared = w.lynch[0] if w.lynch else None
+    if w.lynch:
+        w.lynch[0] = bomb
+    else:
+        w.lynch.append(bomb)
+    ctx.trace(N_("{name} sits on the bomb with {count} votes and is lynched instead of "
+                 "{target} (I4)."), name=bomb, count=counted[bomb], target=spared)
+
+
+def step_lynch(ctx: Context) -> None:
+    """Step 7 (I5 rage, I6.4, I6.5): the final tally and the lynch (cause ``lynched``)."""
+    state = ctx.state
+    w = work(ctx)
+    counted = tally(ctx)
+    ballots = {}
+    for player in seating(state):
+        mine = [v.target for v in w.votes if v.owner == player and v.cast]
+        if mine:
+            ballots[player] = ", ".join(dict.fromkeys(mine))
+    ctx.emit(VotesCounted(state.phase_label, "fear" if w.fear else "vote", dict(counted),
+                          ballots))
+    if w.fear:
+        _fear_lynch(ctx, counted)
+    _report(ctx)
+    if not w.lynch:
+        ctx.trace(N_("Nobody is lynched today."))
+        ctx.announce(N_("Nobody was lynched today."))
+        return
+    for name in w.lynch:
+        if state.is_alive(name):
+            ctx.trace(N_("{name} is lynched (I6.4)."), name=name)
+            ctx.leave(name, LYNCHED)
+
+
+def _fear_lynch(ctx: Context, counted: Counter[str]) -> None:
+    """I5 fear, I6.5: the elected leader's pick is lynched; a sheep skin saves it."""
+    state = ctx.state
+    w = work(ctx)
+    order = [p for p in seating(state) if state.is_alive(p) and counted.get(p, 0) > 0]
+    if not order:
+        ctx.trace(N_("Fear: nobody was elected leader, so nobody is lynched (I6.5)."))
+        return
+    top = max(counted[p] for p in order)
+    tied = [p for p in order if counted[p] == top]
+    leader = tied[0] if len(tied) == 1 else ctx.draw("fear_leader", tied)
+    w.fear_leader = leader
+    ctx.trace(N_("Fear: {name} is elected leader with {count} votes (I6.5)."), name=leader,
+              count=top)
+    ctx.announce(N_("Fear: {name} was elected leader and decides alone."), name=leader)
+    pick = state.submission(leader, "fear")
+    target = pick.target if pick is not None else None
+    if target is None or not state.is_alive(target):
+        ctx.trace(N_("The leader {name} named nobody: nobody is lynched (I6.5)."), name=leader)
+        return
+    if holds(state, target, SHEEP_SKIN, unused=True):
+        ctx.trace(N_("The leader names {target}, whose sheep skin saves him: nobody dies "
+                     "(I5)."), target=target)
+        effects.activate(ctx, target, SHEEP_SKIN)
+        return
+    ctx.trace(N_("The leader {name} names {target} (I5)."), name=leader, target=target)
+    w.lynch = [target]
+
+
+def _report(ctx: Context) -> None:
+    state = ctx.state
+    w = work(ctx)
+    report = memory.mapping(state, memory.REPORT)
+    report.update({
+        "day": state.phase.number,
+        "votes": [v.to_data() for v in w.votes],
+        "tally": dict(tally(ctx)),
+        "lynched": list(w.lynch),
+        "fear_leader": w.fear_leader,
+        "eclipse": memory.today_event(state) == SOLAR_ECLIPSE,
+        "spirit": memory.spirit(state) or None,
+    })
+    ctx.flag(memory.REPORT, report)
+
+
+VOTE_STEPS: tuple[Step, ...] = (
+    Step(1, "final_items", "I7.2.1", step_final_items),
+    Step(2, "event_corrections", "I7.2.2", step_event_corrections),
+    Step(3, "item_corrections", "I7.2.3", step_item_corrections),
+    Step(4, "authority", "I7.2.4", step_authority),
+    Step(5, "ties_and_skins", "I7.2.5", step_ties_and_skins),
+    Step(6, "bomb", "I7.2.6", step_bomb),
+    Step(7, "lynch", "I7.2.7", step_lynch),
+)

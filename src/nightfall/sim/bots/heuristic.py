@@ -1,0 +1,19 @@
+"""The heuristic bot: a :class:`~nightfall.sim.bots.mind.Mind` plus a playbook per rule
+set (``changelings``, ``island``); any other rule set gets the generic play (vote for
+the most suspected player)."""
+
+from __future__ import annotations
+
+import random
+
+from nightfall.sim.bots.base import Bot, RulesInfo
+from nightfall.sim.bots.changelings import ChangelingsBot
+from nightfall.sim.bots.island import IslandBot
+from nightfall.sim.bots.mind import HeuristicBase
+
+PLAYBOOKS: dict[str, type[HeuristicBase]] = {"changelings": ChangelingsBot, "island": IslandBot}
+
+
+def HeuristicBot(name: str, rules: RulesInfo, rng: random.Random) -> Bot:
+    """The heuristic player for ``rules.ruleset`` (a factory, used like a class)."""
+    return PLAYBOOKS.get(rules.ruleset, HeuristicBase)(name, rules, rng)

@@ -1,0 +1,230 @@
+"""The heuristic Island of Fear player (rules in docs/rules/island.md).
+
+Peaceful islanders: the seer checks the most suspected unchecked player and publishes
+his results once he found a werewolf; claims are weighed and checked against revealed
+roles and the lynch table; votes go to the most suspected player; the nurse heals a
+credible seer (herself once); the witch kills only a known werewolf; the maniac silences
+the top suspect; the authority takes the top suspect's vote; the shocker and the voodoo
+doll are used on a justified suspect; a harmful item is swapped at the bunker.
+
+Werewolves: they eat one victim together (the first to choose, the others follow),
+prefer a published seer, vote against the most dangerous islander, and may answer an
+accusation with a false seer claim. The hamster kills a published seer first (the seer's
+check would kill him), else anyone.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from nightfall.engine.commands import Command
+from nightfall.sim.bots.mind import JUSTIFIED, HeuristicBase, Mind, best, claim_text
+
+HARMFUL_ITEMS = frozenset({"trap", "poison_thorn", "totem", "handcuffs", "bomb"})
+MAFIA_ROLES = frozenset({"werewolf", "half_blood"})
+
+
+class IslandMind(Mind):
+    def result_is_evil(self, role: str, result: str) -> bool | None:
+        if result == "werewolf":
+            return True
+        if result == "not_werewolf":
+            return False
+        return None
+
+
+class IslandBot(HeuristicBase):
+    mind_class = IslandMind
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.results: dict[str, str] = {}
+        self.threat: defaultdict[str, float] = defaultdict(float)
+        self.tables_read: set[str] = set()
+        self.fake_claimed = False
+
+    # -- reading ----------------------------------------------------------------------
+    def on_notice(self, notice: Mapping[str, Any]) -> None:
+        if notice.get("kind") == "check":
+            target, result = str(notice["target"]), str(notice["result"])
+            self.results[target] = result
+            if result == "werewolf":
+                self.mind.learn(target, True, certain=True)
+            elif result == "not_werewolf":
+                self.mind.learn(target, False, weight=3.0)  # a half-blood looks the same
+
+    def after_observe(self, view: Mapping[str, Any]) -> None:
+        """The lynch table of the last day: voters of a revealed player are judged."""
+        mind = self.mind
+        table = view.get("lynch_table") or []
+        lynched = [e for e in view.get("players") or () if not e.get("alive")
+                   and (e.get("left") or {}).get("cause") == "lynched"
+                   and e["name"] not in self.tables_read]
+        for entry in lynched:
+            self.tables_read.add(entry["name"])
+            evil = mind.is_evil_role(entry.get("role"))
+            for vote in table:
+                voter = vote.get("owner")
+                if vote.get("target") != entry["name"] or not vote.get("cast") or voter == mind.me:
+                    continue
+                if entry["name"] in mind.team:
+                    self.threat[str(voter)] += 1.5
+                elif evil is not None:
+                    mind.score[str(voter)] += -0.75 if evil else 0.75
+
+    def danger(self, player: str) -> float:
+        mind = self.mind
+        value = self.threat[player]
+        if mind.claimed_role.get(player) == "seer":
+            value += 6.0
+        role = mind.known_role.get(player)
+        if role in ("authority", "witch", "nurse"):
+            value += 2.0
+        for claim in mind.claims:
+            if claim.claimer == player and claim.target in mind.team and claim.evil:
+                value += 3.0
+        return value
+
+    # -- deciding ---------------------------------------------------------------------
+    def decide(self, view: Mapping[str, Any], legal: dict[str, list[Command]]) -> list[Command]:
+        mind = self.mind
+        me = view.get("me") or {}
+        mine = me.get("submissions") or {}
+        role = mind.role or ""
+        evil = role in MAFIA_ROLES or bool(mind.team)
+        hamster = role == "hamster"
+        out: list[Command] = self.claims(evil)
+        singles = [c for c in legal.get("vote", ()) if len(c.all_targets) == 1
+                   and c.target != mind.me]
+        if singles:
+            out += self.changed(self.hostile(singles, evil), mine.get("vote"))
+        if "fear_pick" in legal:
+            out += self.changed(self.hostile(legal["fear_pick"], evil), mine.get("fear"))
+        if "eat" in legal:
+            out += self.changed(self.eat(view, legal["eat"]), mine.get("eat"))
+        if "check" in legal:
+            pool = [c for c in legal["check"] if c.target not in self.results]
+            out += self.changed(self.pick_suspect(pool or legal["check"]), mine.get("check"))
+        if "heal" in legal:
+            out += self.changed(self.heal(legal["heal"]), mine.get("heal"))
+        if "witch_kill" in legal:
+            sure = [c for c in legal["witch_kill"] if mind.suspicion(c.target or "") >= 4]
+            out += self.changed(self.pick_suspect(sure), mine.get("witch"))
+        if "assault" in legal:
+            out += self.changed(self.hostile(legal["assault"], evil), mine.get("assault"))
+        if "hamster_kill" in legal:
+            out += self.changed(best(self.rng, legal["hamster_kill"],
+                                     lambda c: self.danger(c.target or "")),
+                                mine.get("hamster"))
+        if "recharge" in legal and "sleepwalk" not in mine and "mystic" not in mine:
+            own = [c for c in legal["recharge"] if c.target in (None, mind.me)]
+            trusted = own or [c for c in legal["recharge"]
+                              if mind.suspicion(c.target or "") < 0]
+            if trusted:
+                out.append(self.rng.choice(trusted))
+        if "authority" in legal and "authority" not in mine:
+            target = self.pick_suspect(legal["authority"], justified_only=True)
+            if target is not None and mind.day >= 2:
+                out.append(target)
+        if "use_item" in legal and mind.stage == 2:
+            out += self.items(legal["use_item"], mine, evil, hamster)
+        if "bunker_apply" in legal and "bunker" not in mine and any(
+                i.get("id") in HARMFUL_ITEMS for i in me.get("items") or ()):
+            out.append(legal["bunker_apply"][0])
+        if "pick_me_partner" in legal and "pick_me" not in mine:
+            choice = self.pick_trusted(legal["pick_me_partner"])
+            out += [choice] if choice is not None else []
+        return out
+
+    def changed(self, choice: Command | None, current: Mapping[str, Any] | None
+                ) -> list[Command]:
+        if choice is None:
+            return []
+        if current is not None and current.get("action") == choice.action and list(
+                current.get("targets") or ()) == list(choice.all_targets):
+            return []
+        return [choice]
+
+    def hostile(self, options: Sequence[Command], evil: bool) -> Command | None:
+        """The target of a vote or an attack: the top suspect, or the most dangerous
+        islander for the werewolves."""
+        mind = self.mind
+        if evil:
+            pool = [c for c in options if not set(c.all_targets) & (mind.team | {mind.me})]
+            return best(self.rng, pool or list(options),
+                        lambda c: sum(self.danger(t) for t in c.all_targets))
+        return self.pick_suspect(options)
+
+    def eat(self, view: Mapping[str, Any], options: Sequence[Command]) -> Command | None:
+        mind = self.mind
+        chosen = (view.get("me") or {}).get("team_submissions") or {}
+        for player, targets in chosen.items():
+            if player == mind.me:
+                continue
+            for command in options:
+                if list(command.all_targets) == list(targets):
+                    return command
+        return self.hostile(options, True)
+
+    def heal(self, options: Sequence[Command]) -> Command | None:
+        mind = self.mind
+
+        def value(command: Command) -> float:
+            target = command.target or ""
+            worth = -mind.suspicion(target) / 10
+            if mind.claimed_role.get(target) == "seer" and mind.trust(target) > 0.5:
+                worth += 5.0
+            if target == mind.me:
+                worth += 1.0
+            return worth
+
+        return best(self.rng, options, value)
+
+    def items(self, options: Sequence[Command], mine: Mapping[str, Any], evil: bool,
+              hamster: bool) -> list[Command]:
+        mind = self.mind
+        out: list[Command] = []
+        for item in ("shocker", "voodoo_doll", "love_note"):
+            if "item:" + item in mine:
+                continue
+            usable = [c for c in options if c.choice == item]
+            if not usable:
+                continue
+            if evil or hamster:
+                pool = [c for c in usable if c.target not in mind.team
+                        and self.danger(c.target or "") >= 5]
+                choice = best(self.rng, pool, lambda c: self.danger(c.target or ""))
+            elif item == "love_note":
+                choice = None  # a note would also forbid the sender's vote
+            else:
+                choice = self.pick_suspect(usable, justified_only=True)
+            if choice is not None:
+                out.append(choice)
+        return out
+
+    def claims(self, evil: bool) -> list[Command]:
+        mind = self.mind
+        if mind.role is None or mind.role == "hamster":
+            return []
+        if evil:
+            if self.fake_claimed or mind.day < 2 or any(m in mind.claimed_role for m in mind.team):
+                return []
+            accusers = [c.claimer for c in mind.claims if c.target in mind.team | {mind.me}
+                        and c.evil and c.claimer in mind.alive]
+            if not accusers or self.rng.random() >= 0.5:
+                return []
+            self.fake_claimed = True
+            return [self.post(claim_text("seer", [(accusers[-1], "werewolf")]))]
+        if mind.role != "seer":
+            return []
+        fresh = {t: r for t, r in self.results.items() if f"{t}={r}" not in mind.published}
+        if not fresh or not ("werewolf" in fresh.values() or (
+                mind.day >= 4 and len(fresh) >= 2)):
+            return []
+        mind.published.update(f"{t}={r}" for t, r in self.results.items())
+        return [self.post(claim_text("seer", sorted(self.results.items())))]
+
+
+__all__ = ["JUSTIFIED", "IslandBot"]

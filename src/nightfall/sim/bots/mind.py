@@ -1,0 +1,310 @@
+"""What a heuristic bot remembers, built only from its player's projections.
+
+The mind reads each new view incrementally (new notices, posts and departures since the
+last turn) and keeps beliefs about the other players:
+
+- ``evil_known`` / ``town_known``: certain (own result, own team, a revealed role)
+- ``score``: the evidence that a player is *not* of the town faction (the rule set's
+  first faction: ponies, peaceful islanders), from claims in the thread, votes, visits
+- ``claims``: results other players published in the thread ("claim ROLE T=RESULT ...")
+
+Claims are checked when the named player's role is revealed: a claimer whose result
+proved right is trusted, one whose result proved wrong is suspected.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from nightfall.engine.commands import Command
+from nightfall.sim.bots.base import Bot, RulesInfo
+
+CLAIM = "claim"
+#: a score at or beyond which a suspicion counts as justified (a vote may follow it)
+JUSTIFIED = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    claimer: str
+    role: str
+    target: str
+    result: str
+    evil: bool | None  # what the result says about the target (None: nothing)
+    day: int
+
+
+def claim_text(role: str, results: Iterable[tuple[str, str]]) -> str:
+    """A post that publishes results: ``claim researcher P03=changeling P07=pony``."""
+    return " ".join([CLAIM, role, *(f"{target}={result}" for target, result in results)])
+
+
+def parse_claim(text: str) -> tuple[str, list[tuple[str, str]]] | None:
+    words = text.split()
+    if len(words) < 3 or words[0] != CLAIM:
+        return None
+    pairs = [tuple(word.split("=", 1)) for word in words[2:] if "=" in word]
+    return words[1], [(a, b) for a, b in pairs]
+
+
+class Mind:
+    def __init__(self, me: str, rules: RulesInfo) -> None:
+        self.me = me
+        self.rules = rules
+        self.town = rules.factions[0]
+        self.role: str | None = None
+        self.team: set[str] = set()
+        self.partner: str | None = None
+        self.phase = ""
+        self.kind = ""
+        self.day = 0
+        self.stage = 1
+        self.alive: list[str] = []
+        self.known_role: dict[str, str] = {}
+        self.dead: set[str] = set()
+        self.evil_known: set[str] = set()
+        self.town_known: set[str] = set()
+        self.score: defaultdict[str, float] = defaultdict(float)
+        self.claims: list[Claim] = []
+        self.claimed_role: dict[str, str] = {}
+        self.leader: str | None = None
+        self.notices_seen = 0
+        self.thread_seen = 0
+        self.announcements_seen = 0
+        #: what the bot itself published (so it does not repeat a claim)
+        self.published: set[str] = set()
+        #: suspicion per player, computed once per turn (cleared by new evidence)
+        self._suspicion: dict[str, float] | None = None
+        #: the roles in play, if the game master announced them
+        self.roles_in_play: set[str] | None = None
+
+    # -- reading a view -------------------------------------------------------------
+    def observe(self, view: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Update from ``view``; returns the notices that are new since the last turn."""
+        self.phase = str(view.get("phase") or "")
+        kind, _, rest = self.phase.partition(" ")
+        number, _, stage = rest.partition("/")
+        self.kind = kind
+        self.day = int(number) if number.isdigit() else 0
+        self.stage = int(stage) if stage.isdigit() else 1
+        self.leader = view.get("leader")
+        me = view.get("me") or {}
+        self.role = me.get("role")
+        team = set(me.get("team") or ())
+        team.discard(self.me)
+        self.team = team
+        self.evil_known -= team
+        self.partner = me.get("partner")
+        alive: list[str] = []
+        known = self.known_role
+        for entry in view.get("players") or ():
+            name = entry["name"]
+            role = entry["role"]
+            if entry["alive"]:
+                alive.append(name)
+            elif name not in self.dead:
+                self.dead.add(name)
+                if role is not None:
+                    self.reveal(name, role)
+            if role is not None and name != self.me and known.get(name) != role:
+                known[name] = role
+                evil = self.is_evil_role(role)
+                if name in team or evil is None:
+                    continue
+                (self.evil_known if evil else self.town_known).add(name)
+        self.alive = alive
+        self._suspicion = None
+        notices = list(me.get("notices") or ())
+        new = notices[self.notices_seen:]
+        self.notices_seen = len(notices)
+        thread = view.get("thread") or ()
+        for post in thread[self.thread_seen:]:
+            self.read_post(post)
+        self.thread_seen = len(thread)
+        announcements = view.get("announcements") or ()
+        for announcement in announcements[self.announcements_seen:]:
+            self.read_announcement(announcement)
+        self.announcements_seen = len(announcements)
+        return new
+
+    def read_announcement(self, announcement: Mapping[str, Any]) -> None:
+        """Public announcements: the roles in play, when the game master lists them."""
+        params = (announcement.get("text") or {}).get("params") or {}
+        roles = params.get("roles")
+        if isinstance(roles, list) and self.roles_in_play is None:
+            found = {r.get("id") for r in roles if isinstance(r, dict) and r.get("term") == "role"}
+            self.roles_in_play = {r for r in found if isinstance(r, str)} or None
+
+    def is_evil_role(self, role: str | None) -> bool | None:
+        faction = self.rules.faction(role)
+        return None if faction is None else faction != self.town
+
+    @property
+    def informed(self) -> bool:
+        """In a team that knows itself (changelings, werewolves)."""
+        return bool(self.team) or self.is_evil_role(self.role) is True
+
+    # -- evidence -----------------------------------------------------------------------
+    def learn(self, player: str, evil: bool, *, certain: bool = False, weight: float = 3.0
+              ) -> None:
+        if player == self.me:
+            return
+        self._suspicion = None
+        if certain:
+            (self.evil_known if evil else self.town_known).add(player)
+            (self.town_known if evil else self.evil_known).discard(player)
+        else:
+            self.score[player] += weight if evil else -weight
+
+    def read_post(self, post: Mapping[str, Any]) -> None:
+        parsed = parse_claim(str(post.get("text") or ""))
+        author = str(post.get("player") or "")
+        if parsed is None or author == self.me:
+            return
+        role, results = parsed
+        if self.roles_in_play is not None and role not in self.roles_in_play:
+            self.learn(author, True, certain=True)  # claims a role that is not in play
+            return
+        earlier = self.claimed_role.get(author)
+        self.claimed_role[author] = role
+        rivals = [p for p, r in self.claimed_role.items() if r == role and p != author]
+        if rivals and earlier is None and self.unique_role(role):
+            for rival in [author, *rivals]:  # two claim a unique role: one of them lies
+                self.score[rival] += 1.5
+        for target, result in results:
+            evil = self.result_is_evil(role, result)
+            self.claims.append(Claim(author, role, target, result, evil, self.day))
+            if evil is None or target == self.me:
+                if evil and target == self.me and not self.is_evil_role(self.role):
+                    self.learn(author, True, certain=True)  # he lies about me
+                continue
+            trust = self.trust(author)
+            if trust > 0:
+                self.learn(target, evil, weight=3.0 * trust if evil else 2.0 * trust)
+
+    def trust(self, player: str) -> float:
+        """How much a claim by ``player`` is believed (0: not at all)."""
+        if player in self.evil_known:
+            return 0.0
+        if player in self.town_known:
+            return 1.5
+        return max(0.0, 1.0 - max(0.0, self.score[player]) / 4)
+
+    def unique_role(self, role: str) -> bool:
+        return role in self.rules.special
+
+    def result_is_evil(self, role: str, result: str) -> bool | None:
+        """What a published result says about its target (rule-set specific)."""
+        return self.is_evil_role(result)
+
+    def reveal(self, player: str, role: str) -> None:
+        """A departed player's role is shown: check the claims made about him."""
+        evil = self.is_evil_role(role)
+        if evil is None:
+            return
+        for claim in self.claims:
+            if claim.target != player or claim.evil is None or claim.claimer == self.me:
+                continue
+            if claim.evil == evil:
+                self.score[claim.claimer] -= 3.0
+            else:
+                self.score[claim.claimer] += 4.0
+
+    # -- judgements ---------------------------------------------------------------------
+    def suspicion(self, player: str) -> float:
+        """Evidence that ``player`` is not of the town (known: ±100)."""
+        table = self._suspicion
+        if table is None:
+            table = self._suspicion = self._suspicions()
+        value = table.get(player)
+        return self._one(player) if value is None else value
+
+    def forget_suspicions(self) -> None:
+        """Evidence changed: compute the suspicions afresh when next asked."""
+        self._suspicion = None
+
+    def _suspicions(self) -> dict[str, float]:
+        return {player: self._one(player) for player in self.alive}
+
+    def _one(self, player: str) -> float:
+        if player in self.evil_known:
+            return 100.0
+        if player in self.town_known or player == self.me:
+            return -100.0
+        return self.score.get(player, 0.0)
+
+    def justified(self) -> list[str]:
+        """Living players suspected enough to vote against, most suspected first."""
+        found = [p for p in self.alive if p != self.me and self.suspicion(p) >= JUSTIFIED]
+        return sorted(found, key=lambda p: -self.suspicion(p))
+
+
+def best(rng: random.Random, candidates: Sequence[Command], key: Any) -> Command | None:
+    """The candidate with the highest ``key``; ties broken by the bot's own chance."""
+    if not candidates:
+        return None
+    return max(candidates, key=lambda c: (key(c), rng.random()))
+
+
+def group(legal: Sequence[Command]) -> dict[str, list[Command]]:
+    found: dict[str, list[Command]] = {}
+    for command in legal:
+        found.setdefault(command.action, []).append(command)
+    return found
+
+
+class HeuristicBase(Bot):
+    """A bot with a :class:`Mind`: subclasses per rule set pick the commands."""
+
+    kind = "heuristic"
+    mind_class: type[Mind] = Mind
+
+    def __init__(self, name: str, rules: RulesInfo, rng: random.Random) -> None:
+        super().__init__(name, rules, rng)
+        self.mind = self.mind_class(name, rules)
+
+    def act(self, view: Mapping[str, Any], legal: Sequence[Command]) -> list[Command]:
+        notices = self.mind.observe(view)
+        for notice in notices:
+            self.on_notice(notice)
+        self.after_observe(view)
+        self.mind.forget_suspicions()
+        return self.decide(view, group(legal))
+
+    def on_notice(self, notice: Mapping[str, Any]) -> None:
+        """A private notice to this player (investigation results and the like)."""
+
+    def after_observe(self, view: Mapping[str, Any]) -> None:
+        """Rule-set specific reading of the view (votes, visits)."""
+
+    def decide(self, view: Mapping[str, Any], legal: dict[str, list[Command]]) -> list[Command]:
+        """Generic play: vote for the most suspected player, else wait."""
+        votes = legal.get("vote") or []
+        choice = self.pick_suspect(votes)
+        return [choice] if choice is not None else []
+
+    # -- helpers ----------------------------------------------------------------------
+    def pick_suspect(self, options: Sequence[Command], *, justified_only: bool = False
+                     ) -> Command | None:
+        """The option whose targets are the most suspected (others than me)."""
+        mind = self.mind
+        pool = [c for c in options if mind.me not in c.all_targets] or list(options)
+        if justified_only:
+            pool = [c for c in pool if all(mind.suspicion(t) >= JUSTIFIED
+                                           for t in c.all_targets)]
+        return best(self.rng, pool, lambda c: sum(mind.suspicion(t) for t in c.all_targets))
+
+    def pick_trusted(self, options: Sequence[Command], *, others: bool = True
+                     ) -> Command | None:
+        mind = self.mind
+        pool = [c for c in options if not others or mind.me not in c.all_targets] or list(
+            options)
+        return best(self.rng, pool, lambda c: -sum(mind.suspicion(t) for t in c.all_targets))
+
+    def post(self, text: str) -> Command:
+        """A post in the public thread (free text: not part of the legal list)."""
+        return Command("post", by=self.name, text=text)

@@ -1,0 +1,160 @@
+"""The game master's loop: play one game with bots, to its end.
+
+This module is the only part of the simulator that touches the game. Per stage it asks
+the players whose input the stage waits for (``ruleset.awaiting_inputs``; everyone still
+in the game when a stage never closes early) in an order shuffled by the game's seed,
+gives each bot its player's projection and legal commands, submits what the bot answers
+through ``game.execute``, and, unless the stage closed early, lets the deadline pass
+(``game.advance()``). No clock, no I/O: commands carry no time.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from nightfall.engine import Command, Game, Rejected
+from nightfall.engine.events import PlayerLeft
+from nightfall.engine.phase import DAY, NIGHT
+from nightfall.rulesets import get_ruleset
+from nightfall.sim.bots import NO_VIEW, Bot, RulesInfo, make_bot
+from nightfall.sim.seeds import bot_seed
+from nightfall.sim.setup import Setup
+
+#: the result of a game stopped after ``max_stages`` stages without a winner
+UNFINISHED = "unfinished"
+DEFAULT_MAX_STAGES = 400
+
+BotFactory = Callable[[str, str, RulesInfo, random.Random], Bot]
+#: called with (game, player, view, legal) right before a bot is given its turn (tests)
+TurnHook = Callable[[Game, str, Mapping[str, Any], Sequence[Command]], None]
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """What the reports need from one game (small and picklable). Per seat, in join
+    order: the role dealt, whether the player was still in the game at the end, whether
+    he was among the winners."""
+
+    index: int
+    seed: int
+    winner: str
+    roles: tuple[str, ...]
+    survived: tuple[bool, ...]
+    won: tuple[bool, ...]
+    #: (role dealt, cause, phase kind) of every departure, in order
+    departures: tuple[tuple[str, str, str], ...]
+    #: the number of the day/night the game ended in, and its kind
+    length: int
+    ended_in: str
+    stages: int
+    commands: int
+    rejected: int
+
+
+@cache
+def rules_info(ruleset_id: str) -> RulesInfo:
+    return RulesInfo.of(get_ruleset(ruleset_id))
+
+
+def player_names(count: int) -> list[str]:
+    return [f"P{number:02d}" for number in range(1, count + 1)]
+
+
+def play_game(
+    setup: Setup,
+    seed: int,
+    bots: Mapping[str, str] | str = "heuristic",
+    *,
+    index: int = 0,
+    max_stages: int = DEFAULT_MAX_STAGES,
+    bot_factory: BotFactory = make_bot,
+    on_turn: TurnHook | None = None,
+) -> GameResult:
+    """Play one game of ``setup`` with ``seed``; ``bots`` is a bot kind, or a mapping
+    ``{faction or "*": kind}`` (see :func:`nightfall.sim.bots.parse_bots`)."""
+    ruleset = get_ruleset(setup.ruleset)
+    rules = rules_info(setup.ruleset)
+    kinds = {"*": bots} if isinstance(bots, str) else dict(bots)
+    game = Game.new(ruleset, seed, setup.options)
+    names = player_names(setup.players)
+    for name in names:
+        game.join(name)
+    game.deal(setup.roles)
+    dealt = [game.state.players[name].role or "" for name in names]
+    rng = random.Random(bot_seed(seed, index))
+    players: dict[str, Bot] = {}
+    for name, role in zip(names, dealt, strict=True):
+        kind = kinds.get(rules.faction(role) or "", kinds.get("*", "heuristic"))
+        players[name] = bot_factory(kind, name, rules, random.Random(rng.getrandbits(64)))
+    game.start()
+    stages = commands = rejected = 0
+    awaiting_inputs = ruleset.awaiting_inputs
+    while not game.state.ended and stages < max_stages:
+        stages += 1
+        state = game.state
+        mark = len(state.history)
+        awaiting = awaiting_inputs(state)
+        if awaiting is None:
+            actors = [p.name for p in state.players.values() if p.alive]
+        else:
+            actors = sorted({player for player, _ in awaiting})
+        rng.shuffle(actors)
+        for name in actors:
+            legal = game.legal_commands(name)
+            if not legal:
+                continue
+            bot = players[name]
+            view = game.view(name) if bot.wants_view else NO_VIEW
+            if on_turn is not None:
+                on_turn(game, name, view, legal)
+            for command in bot.act(view, legal):
+                if command.by != name:  # a bot speaks for its own player only
+                    rejected += 1
+                    continue
+                try:
+                    game.execute(command)
+                    commands += 1
+                except Rejected:
+                    rejected += 1
+                if len(game.state.history) != mark:
+                    break
+            if len(game.state.history) != mark:
+                break
+        if not game.state.ended and len(game.state.history) == mark:
+            game.advance()
+    return _result(game, index, seed, names, dealt, stages, commands, rejected)
+
+
+def _result(game: Game, index: int, seed: int, names: list[str], dealt: list[str],
+            stages: int, commands: int, rejected: int) -> GameResult:
+    state = game.state
+    winners = set(state.winners)
+    played = [record for record in state.history if record.kind in (DAY, NIGHT)]
+    last = played[-1] if played else None
+    seat = {name: number for number, name in enumerate(names)}
+    departures = tuple(
+        (dealt[seat[event.player]], event.cause, event.phase.split(" ")[0])
+        for event in game.events
+        if isinstance(event, PlayerLeft)
+    )
+    return GameResult(
+        index=index,
+        seed=seed,
+        winner=(state.winner or "draw") if state.ended else UNFINISHED,
+        roles=tuple(dealt),
+        survived=tuple(state.players[name].alive for name in names),
+        won=tuple(name in winners for name in names),
+        departures=departures,
+        length=last.number if last is not None else 0,
+        ended_in=last.kind if last is not None else "",
+        stages=stages,
+        commands=commands,
+        rejected=rejected,
+    )
+
+
+__all__ = ["DEFAULT_MAX_STAGES", "UNFINISHED", "GameResult", "play_game", "player_names"]

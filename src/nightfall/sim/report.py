@@ -1,0 +1,417 @@
+"""Reports: the data (JSON-ready dicts) and their terminal rendering (Rich tables).
+
+``build_report`` turns the tallies of a run into one dict: per setup the win rate of each
+faction with its 95% Wilson interval, survival and win rate per role, the distribution of
+game lengths, the causes of departure; across setups the effect of each role (the win
+rate of its faction in games with the role against games without it); for two setups
+side by side (``--compare``) the differences with Newcombe's interval.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from nightfall.rulesets import get_ruleset
+from nightfall.sim.play import UNFINISHED
+from nightfall.sim.runner import SetupRun
+from nightfall.sim.setup import Setup
+from nightfall.sim.stats import difference_interval, distribution_summary, wilson_interval
+from nightfall.sim.tally import Tally
+
+FORMAT = 1
+
+
+def _ranked(counts: Mapping[str, int]) -> dict[str, int]:
+    """Most frequent first, ties by name: the same order however the counts were merged
+    (``Counter.most_common`` keeps insertion order among ties, which depends on the order
+    in which the workers finished)."""
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], str(item[0]))))
+
+
+def _rate(successes: int, trials: int) -> dict[str, Any]:
+    low, high = wilson_interval(successes, trials)
+    return {"count": successes, "of": trials, "rate": successes / trials if trials else 0.0,
+            "ci95": [low, high]}
+
+
+def factions_of(setup: Setup) -> list[str]:
+    return list(get_ruleset(setup.ruleset).factions)
+
+
+def setup_report(run: SetupRun) -> dict[str, Any]:
+    setup, tally = run.setup, run.tally
+    ruleset = get_ruleset(setup.ruleset)
+    games = tally.games
+    outcomes = [f for f in ruleset.factions if tally.wins.get(f) or f in
+                {ruleset.faction_of(r) for r in setup.roles}]
+    outcomes += sorted(f for f in tally.wins if f not in outcomes)
+    factions = [{"faction": f, **_rate(tally.wins.get(f, 0), games)} for f in outcomes]
+    roles = []
+    for role in sorted(tally.role_players, key=lambda r: (_order(ruleset, r), r)):
+        seats = tally.role_players[role]
+        roles.append({
+            "role": role, "faction": ruleset.faction_of(role), "seats": seats,
+            "per_game": seats / games if games else 0.0,
+            "survival": _rate(tally.role_survived[role], seats),
+            "won": _rate(tally.role_won[role], seats),
+        })
+    departures = sum(tally.causes.values())
+    causes = []
+    for cause, count in _ranked(tally.causes).items():
+        by_role = _ranked({key.split("|", 1)[1]: n for key, n in tally.cause_role.items()
+                           if key.split("|", 1)[0] == cause})
+        by_phase = dict(sorted((key.split("|", 1)[1], n) for key, n in
+                               tally.cause_phase.items() if key.split("|", 1)[0] == cause))
+        causes.append({
+            "cause": cause, "count": count, "share": count / departures if departures else 0.0,
+            "per_game": count / games if games else 0.0, "by_phase": by_phase,
+            "roles": by_role,
+        })
+    return {
+        "setup": setup.describe(),
+        "games": games,
+        "unfinished": tally.wins.get(UNFINISHED, 0),
+        "factions": factions,
+        "roles": roles,
+        "length": {
+            "unit": "number of the day or night the game ended in",
+            "histogram": {str(k): tally.length[k] for k in sorted(tally.length)},
+            "summary": distribution_summary(tally.length),
+            "ended_in": dict(sorted(tally.ended_in.items())),
+        },
+        "departures": {
+            "total": departures, "per_game": departures / games if games else 0.0,
+            "causes": causes, "first": _ranked(tally.first_departure),
+        },
+        "play": {
+            "stages_per_game": tally.stages / games if games else 0.0,
+            "commands_per_game": tally.commands / games if games else 0.0,
+            "rejected": tally.rejected,
+        },
+        "tally": tally.to_data(),
+    }
+
+
+def _order(ruleset: Any, role: str) -> int:
+    roles = list(ruleset.roles)
+    return roles.index(role) if role in roles else len(roles)
+
+
+def role_effects(runs: Sequence[SetupRun]) -> list[dict[str, Any]]:
+    """Per role: its faction's win rate in the games whose setup has the role, against
+    the games whose setup has not (pooled over the setups of the run; one rule set)."""
+    if len({run.setup.ruleset for run in runs}) != 1 or len(runs) < 2:
+        return []
+    ruleset = get_ruleset(runs[0].setup.ruleset)
+    every = sorted({role for run in runs for role in run.setup.roles},
+                   key=lambda r: (_order(ruleset, r), r))
+    effects = []
+    for role in every:
+        faction = ruleset.faction_of(role) or ""
+        having = [run for run in runs if role in run.setup.roles]
+        lacking = [run for run in runs if role not in run.setup.roles]
+        if not lacking:
+            continue
+        wins_with = sum(run.tally.wins.get(faction, 0) for run in having)
+        games_with = sum(run.tally.games for run in having)
+        wins_without = sum(run.tally.wins.get(faction, 0) for run in lacking)
+        games_without = sum(run.tally.games for run in lacking)
+        diff, low, high = difference_interval(wins_with, games_with, wins_without,
+                                              games_without)
+        effects.append({
+            "role": role, "faction": faction,
+            "with": {**_rate(wins_with, games_with),
+                     "setups": [run.setup.name for run in having]},
+            "without": {**_rate(wins_without, games_without),
+                        "setups": [run.setup.name for run in lacking]},
+            "difference": diff, "difference_ci95": [low, high],
+        })
+    return effects
+
+
+def ablation_effects(base: SetupRun, variants: Mapping[str, SetupRun]) -> list[dict[str, Any]]:
+    """Per role: the base setup against the same setup with one copy of the role replaced
+    by its faction's plain role (``variants``: role -> run)."""
+    ruleset = get_ruleset(base.setup.ruleset)
+    effects = []
+    for role, run in variants.items():
+        faction = ruleset.faction_of(role) or ""
+        w, n = base.tally.wins.get(faction, 0), base.tally.games
+        w2, n2 = run.tally.wins.get(faction, 0), run.tally.games
+        diff, low, high = difference_interval(w, n, w2, n2)
+        effects.append({
+            "role": role, "faction": faction,
+            "with": {**_rate(w, n), "setups": [base.setup.name]},
+            "without": {**_rate(w2, n2), "setups": [run.setup.name]},
+            "difference": diff, "difference_ci95": [low, high],
+        })
+    return effects
+
+
+def compare(a: SetupRun, b: SetupRun) -> dict[str, Any]:
+    """Two setups side by side: each faction's win rate and the difference (A − B)."""
+    factions: list[str] = []
+    for run in (a, b):
+        for faction in (*factions_of(run.setup), *sorted(run.tally.wins)):
+            if faction not in factions and (a.tally.wins.get(faction) or b.tally.wins.get(
+                    faction)):
+                factions.append(faction)
+    rows = []
+    for faction in factions:
+        wa, wb = a.tally.wins.get(faction, 0), b.tally.wins.get(faction, 0)
+        diff, low, high = difference_interval(wa, a.tally.games, wb, b.tally.games)
+        rows.append({"faction": faction, "a": _rate(wa, a.tally.games),
+                     "b": _rate(wb, b.tally.games), "difference": diff,
+                     "difference_ci95": [low, high]})
+    return {"a": a.setup.name, "b": b.setup.name, "factions": rows,
+            "length": {"a": distribution_summary(a.tally.length),
+                       "b": distribution_summary(b.tally.length)}}
+
+
+def build_report(
+    runs: Sequence[SetupRun],
+    *,
+    games: int,
+    seed: int,
+    bots: Mapping[str, str],
+    command: str = "",
+    comparison: tuple[int, int] | None = None,
+    ablation: Mapping[str, SetupRun] | None = None,
+    max_stages: int | None = None,
+) -> dict[str, Any]:
+    """The whole report of a run (deterministic for a seed, except ``timing``)."""
+    report: dict[str, Any] = {
+        "format": FORMAT,
+        "command": command,
+        "seed": seed,
+        "games": games,
+        "bots": dict(bots),
+        "max_stages": max_stages,
+        "setups": [setup_report(run) for run in runs],
+        "role_effects": {
+            "method": "ablation" if ablation else "across setups",
+            "roles": ablation_effects(runs[0], ablation) if ablation else role_effects(runs),
+        },
+    }
+    if comparison is not None:
+        report["comparison"] = compare(runs[comparison[0]], runs[comparison[1]])
+    cpu = sum(run.cpu_seconds for run in runs)
+    played = sum(run.tally.games for run in (*runs, *(ablation or {}).values()))
+    wall = sum(run.extra.get("wall_seconds", 0.0) for run in runs) + sum(
+        run.extra.get("wall_seconds", 0.0) for run in (ablation or {}).values())
+    report["timing"] = {
+        "jobs": int(runs[0].extra.get("jobs", 1)) if runs else 1,
+        "wall_seconds": wall,
+        "cpu_seconds": cpu + sum(run.cpu_seconds for run in (ablation or {}).values()),
+        "games_per_second": played / wall if wall else 0.0,
+    }
+    return report
+
+
+def deterministic_part(report: Mapping[str, Any]) -> dict[str, Any]:
+    """The report without its timing (what a seed fixes)."""
+    return {key: value for key, value in report.items() if key != "timing"}
+
+
+# -- terminal ---------------------------------------------------------------------------
+def _pct(rate: Mapping[str, Any]) -> str:
+    return f"{100 * rate['rate']:5.1f}%"
+
+
+def _ci(rate: Mapping[str, Any]) -> str:
+    low, high = rate["ci95"]
+    return f"{100 * low:4.1f}–{100 * high:4.1f}%"
+
+
+def print_report(report: Mapping[str, Any], console: Console) -> None:
+    bots = ", ".join(f"{k}={v}" if k != "*" else v for k, v in report["bots"].items())
+    console.print(f"[bold]Nightfall simulation[/bold]: {report['games']} games per setup, "
+                  f"bots {bots}, seed {report['seed']}")
+    for entry in report["setups"]:
+        print_setup(entry, console)
+    effects = report.get("role_effects") or {}
+    if effects.get("roles"):
+        print_role_effects(effects, console)
+    if "comparison" in report:
+        print_comparison(report["comparison"], console)
+    timing = report.get("timing") or {}
+    if timing:
+        console.print(f"[dim]{timing['wall_seconds']:.1f} s with {timing['jobs']} job(s), "
+                      f"{timing['games_per_second']:.1f} games/s[/dim]")
+
+
+def print_setup(entry: Mapping[str, Any], console: Console) -> None:
+    setup = entry["setup"]
+    roles = ", ".join(f"{n}× {r}" if n > 1 else r for r, n in setup["roles"].items())
+    console.rule(f"{setup['name']} ({setup['ruleset']}, {setup['players']} players)")
+    console.print(f"roles: {roles}", highlight=False)
+    if setup["options"]:
+        console.print(f"options: {setup['options']}", highlight=False)
+    table = Table(title="Win rate by faction", title_justify="left")
+    for column in ("faction", "wins", "rate", "95% CI (Wilson)"):
+        table.add_column(column, justify="left" if column == "faction" else "right")
+    for row in entry["factions"]:
+        table.add_row(row["faction"], str(row["count"]), _pct(row), _ci(row))
+    console.print(table)
+    table = Table(title="Roles", title_justify="left")
+    for column in ("role", "faction", "seats", "survived", "95% CI", "won"):
+        table.add_column(column, justify="left" if column in ("role", "faction") else "right")
+    for row in entry["roles"]:
+        table.add_row(row["role"], row["faction"] or "", str(row["seats"]),
+                      _pct(row["survival"]), _ci(row["survival"]), _pct(row["won"]))
+    console.print(table)
+    length = entry["length"]
+    summary = length["summary"]
+    console.print(
+        f"[bold]Game length[/bold] (day/night number at the end): mean {summary['mean']:.2f}, "
+        f"median {summary['median']:.0f}, 10–90% {summary['p10']:.0f}–{summary['p90']:.0f}, "
+        f"range {summary['min']:.0f}–{summary['max']:.0f}; ended by "
+        + ", ".join(f"{k} {v}" for k, v in length["ended_in"].items()))
+    top = max(length["histogram"].values(), default=1)
+    for value, count in length["histogram"].items():
+        bar = "█" * max(1, round(30 * count / top)) if count else ""
+        console.print(f"  {value:>3} {bar} {count}", highlight=False)
+    table = Table(title=f"Departures ({entry['departures']['per_game']:.2f} per game)",
+                  title_justify="left")
+    for column in ("cause", "count", "share", "per game", "by phase", "most often"):
+        table.add_column(column, justify="right" if column in ("count", "share", "per game")
+                         else "left")
+    for row in entry["departures"]["causes"]:
+        phases = ", ".join(f"{k} {v}" for k, v in row["by_phase"].items())
+        roles = ", ".join(f"{k} {v}" for k, v in list(row["roles"].items())[:3])
+        table.add_row(row["cause"], str(row["count"]), f"{100 * row['share']:.1f}%",
+                      f"{row['per_game']:.2f}", phases, roles)
+    console.print(table)
+    if entry["unfinished"]:
+        console.print(f"[yellow]{entry['unfinished']} game(s) stopped unfinished[/yellow]")
+    play = entry["play"]
+    console.print(f"[dim]{play['stages_per_game']:.1f} stages and "
+                  f"{play['commands_per_game']:.1f} commands per game; "
+                  f"{play['rejected']} bot commands rejected[/dim]")
+
+
+def print_role_effects(effects: Mapping[str, Any], console: Console) -> None:
+    table = Table(title=f"Effect of each role ({effects['method']}): its faction's win rate",
+                  title_justify="left")
+    for column in ("role", "faction", "with", "without", "difference", "95% CI"):
+        table.add_column(column, justify="left" if column in ("role", "faction") else "right")
+    for row in effects["roles"]:
+        low, high = row["difference_ci95"]
+        table.add_row(row["role"], row["faction"], _pct(row["with"]), _pct(row["without"]),
+                      f"{100 * row['difference']:+.1f} pt",
+                      f"{100 * low:+.1f} to {100 * high:+.1f}")
+    console.print(table)
+
+
+def print_comparison(comparison: Mapping[str, Any], console: Console) -> None:
+    table = Table(title=f"A = {comparison['a']}  vs  B = {comparison['b']}",
+                  title_justify="left")
+    for column in ("faction", "A", "A 95% CI", "B", "B 95% CI", "A − B", "95% CI"):
+        table.add_column(column, justify="left" if column == "faction" else "right")
+    for row in comparison["factions"]:
+        low, high = row["difference_ci95"]
+        table.add_row(row["faction"], _pct(row["a"]), _ci(row["a"]), _pct(row["b"]),
+                      _ci(row["b"]), f"{100 * row['difference']:+.1f} pt",
+                      f"{100 * low:+.1f} to {100 * high:+.1f}")
+    console.print(table)
+    la, lb = comparison["length"]["a"], comparison["length"]["b"]
+    console.print(f"game length: A mean {la['mean']:.2f} (median {la['median']:.0f}), "
+                  f"B mean {lb['mean']:.2f} (median {lb['median']:.0f})")
+
+
+def plain_role(setup: Setup, role: str) -> str | None:
+    """The faction's plain role (not special) that replaces ``role`` in an ablation."""
+    ruleset = get_ruleset(setup.ruleset)
+    faction = ruleset.faction_of(role)
+    for candidate in ruleset.roles.values():
+        if candidate.faction == faction and not candidate.special and candidate.id != role:
+            return str(candidate.id)
+    return None
+
+
+def ablation_setups(setup: Setup) -> dict[str, Setup]:
+    """For each special role of ``setup``: the setup with one copy of it replaced by its
+    faction's plain role (roles without a plain counterpart are left out)."""
+    ruleset = get_ruleset(setup.ruleset)
+    variants: dict[str, Setup] = {}
+    for role in dict.fromkeys(setup.roles):
+        if not ruleset.roles[role].special:
+            continue
+        plain = plain_role(setup, role)
+        if plain is None:
+            continue
+        roles = list(setup.roles)
+        roles[roles.index(role)] = plain
+        variants[role] = Setup(f"{setup.name} without {role}", setup.ruleset, tuple(roles),
+                               dict(setup.options), None)
+    return variants
+
+
+__all__ = ["Tally", "ablation_setups", "build_report", "deterministic_part", "print_report"]
+
+
+# -- Markdown (docs/balance.md) -----------------------------------------------------------
+def _md_table(head: Sequence[str], rows: Sequence[Sequence[Any]], right: int = 1) -> str:
+    align = ["---" if i < right else "---:" for i in range(len(head))]
+    lines = ["| " + " | ".join(head) + " |", "| " + " | ".join(align) + " |"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def markdown_report(report: Mapping[str, Any], heading: str = "###") -> str:
+    """The report as Markdown sections (tables only; the plots are in the HTML)."""
+    out: list[str] = []
+    for entry in report["setups"]:
+        setup = entry["setup"]
+        roles = ", ".join(f"{n}× {r}" if n > 1 else r for r, n in setup["roles"].items())
+        out.append(f"{heading} {setup['name']} ({setup['players']} players)\n")
+        out.append(f"Roles: {roles}. {entry['games']} games"
+                   + (f", {entry['unfinished']} unfinished" if entry["unfinished"] else "")
+                   + ".\n")
+        out.append(_md_table(["faction", "wins", "win rate", "95% CI (Wilson)"], [
+            [f["faction"], f["count"], _pct(f).strip(), _ci(f)] for f in entry["factions"]]))
+        out.append("")
+        out.append(_md_table(["role", "faction", "seats", "survived", "95% CI", "won"], [
+            [r["role"], r["faction"] or "", r["seats"], _pct(r["survival"]).strip(),
+             _ci(r["survival"]), _pct(r["won"]).strip()] for r in entry["roles"]], right=2))
+        out.append("")
+        s = entry["length"]["summary"]
+        histogram = ", ".join(f"{k}: {v}" for k, v in entry["length"]["histogram"].items())
+        ended = ", ".join(f"{k} {v}" for k, v in entry["length"]["ended_in"].items())
+        out.append(f"Game length (the number of the day or night it ended in): mean "
+                   f"{s['mean']:.2f}, median {s['median']:.0f}, 10–90% {s['p10']:.0f}–"
+                   f"{s['p90']:.0f}, range {s['min']:.0f}–{s['max']:.0f}; ended by {ended}. "
+                   f"Distribution: {histogram}.\n")
+        out.append(_md_table(["cause of departure", "count", "share", "per game",
+                              "roles most often"], [
+            [c["cause"], c["count"], f"{100 * c['share']:.1f}%", f"{c['per_game']:.2f}",
+             ", ".join(f"{k} {v}" for k, v in list(c["roles"].items())[:3])]
+            for c in entry["departures"]["causes"]], right=1))
+        out.append("")
+    effects = report.get("role_effects") or {}
+    if effects.get("roles"):
+        out.append(f"{heading} Effect of each role ({effects['method']})\n")
+        out.append("The win rate of the role's own faction in games whose setup has the role "
+                   "against games whose setup has not (Newcombe 95% interval of the "
+                   "difference).\n")
+        out.append(_md_table(["role", "faction", "with", "without", "difference", "95% CI"], [
+            [r["role"], r["faction"], f"{_pct(r['with']).strip()} ({r['with']['of']} games)",
+             f"{_pct(r['without']).strip()} ({r['without']['of']} games)",
+             f"{100 * r['difference']:+.1f} pt",
+             f"{100 * r['difference_ci95'][0]:+.1f} to {100 * r['difference_ci95'][1]:+.1f}"]
+            for r in effects["roles"]], right=2))
+        out.append("")
+    if "comparison" in report:
+        comparison = report["comparison"]
+        out.append(f"{heading} A = {comparison['a']} vs B = {comparison['b']}\n")
+        out.append(_md_table(["faction", "A", "B", "A − B", "95% CI"], [
+            [r["faction"], f"{_pct(r['a']).strip()} ({_ci(r['a'])})",
+             f"{_pct(r['b']).strip()} ({_ci(r['b'])})", f"{100 * r['difference']:+.1f} pt",
+             f"{100 * r['difference_ci95'][0]:+.1f} to {100 * r['difference_ci95'][1]:+.1f}"]
+            for r in comparison["factions"]]))
+        out.append("")
+    return "\n".join(out)

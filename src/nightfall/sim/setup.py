@@ -1,0 +1,156 @@
+"""What a simulation plays: a rule set, the roles dealt, and the rule-set options.
+
+A setup comes from a shipped preset (``preset_setup("changelings", "canterlot-15")``) or
+from a small YAML file (see ``docs/balance.md``, "Setup files")::
+
+    name: Canterlot with a shield       # optional (default: the file name)
+    ruleset: changelings
+    preset: canterlot-15                # a shipped preset, or ...
+    roles: {queen: 1, liar: 1, changeling: 1, researcher: 1, shield: 1, pony: 10}
+    players: 12                         # ... or the rule set's default roles for a count
+    add: [shield]                       # roles added to the preset's (one copy each)
+    remove: [pony]                      # roles taken out of it (one copy each)
+    options: {first_day_banishment: true}
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from nightfall.rulesets import RULESET_IDS, get_ruleset
+
+_KEYS = frozenset({"name", "ruleset", "preset", "roles", "players", "add", "remove", "options"})
+
+
+class SetupError(ValueError):
+    """A setup (file) that cannot be played."""
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A playable setup. Picklable: it is sent to the worker processes."""
+
+    name: str
+    ruleset: str
+    roles: tuple[str, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    preset: str | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.roles)
+
+    def role_counts(self) -> dict[str, int]:
+        return dict(sorted(Counter(self.roles).items()))
+
+    def describe(self) -> dict[str, Any]:
+        """The setup as JSON-ready data (for reports)."""
+        return {
+            "name": self.name, "ruleset": self.ruleset, "preset": self.preset,
+            "players": self.players, "roles": self.role_counts(), "options": dict(self.options),
+        }
+
+
+def preset_setup(ruleset_id: str, preset_id: str) -> Setup:
+    """The setup of a shipped preset."""
+    ruleset = _ruleset(ruleset_id)
+    presets = ruleset.presets()
+    if preset_id not in presets:
+        known = ", ".join(sorted(presets))
+        raise SetupError(f"{ruleset_id} has no preset {preset_id!r} (known: {known})")
+    preset = presets[preset_id]
+    return Setup(preset_id, ruleset_id, tuple(preset.roles), dict(preset.options), preset_id)
+
+
+def preset_ids(ruleset_id: str) -> list[str]:
+    return list(_ruleset(ruleset_id).presets())
+
+
+def setup_from_data(data: Mapping[str, Any], default_name: str = "setup") -> Setup:
+    """Build a setup from the mapping of a setup file (see the module docstring)."""
+    if not isinstance(data, Mapping):
+        raise SetupError("a setup file holds a mapping (ruleset:, preset: or roles:, ...)")
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise SetupError(f"unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(_KEYS))}")
+    ruleset_id = str(data.get("ruleset") or "")
+    ruleset = _ruleset(ruleset_id)
+    preset_id = data.get("preset")
+    sources = [key for key in ("preset", "roles", "players") if data.get(key) is not None]
+    if len(sources) != 1:
+        raise SetupError("give exactly one of preset:, roles: or players:")
+    options: dict[str, Any] = {}
+    if preset_id is not None:
+        base = preset_setup(ruleset_id, str(preset_id))
+        roles = list(base.roles)
+        options.update(base.options)
+    elif data.get("roles") is not None:
+        roles = _role_list(data["roles"])
+    else:
+        try:
+            roles = list(ruleset.roles_for(int(data["players"])))
+        except (TypeError, ValueError) as error:
+            raise SetupError(f"players: {error}") from error
+    for role in _role_list(data.get("remove") or []):
+        if role not in roles:
+            raise SetupError(f"remove: {role} is not in the setup")
+        roles.remove(role)
+    roles += _role_list(data.get("add") or [])
+    unknown_roles = sorted({r for r in roles if r not in ruleset.roles})
+    if unknown_roles:
+        raise SetupError(f"unknown role(s) for {ruleset_id}: {', '.join(unknown_roles)}")
+    if not ruleset.min_players <= len(roles) <= ruleset.max_players:
+        raise SetupError(f"{len(roles)} players; {ruleset_id} needs "
+                         f"{ruleset.min_players}–{ruleset.max_players}")
+    extra = data.get("options") or {}
+    if not isinstance(extra, Mapping):
+        raise SetupError("options: must be a mapping")
+    bad = sorted(set(extra) - set(ruleset.default_options))
+    if bad:
+        raise SetupError(f"unknown option(s) for {ruleset_id}: {', '.join(map(str, bad))}")
+    options.update(extra)
+    name = str(data.get("name") or default_name)
+    modified = bool(data.get("add") or data.get("remove") or extra)
+    return Setup(name, ruleset_id, tuple(roles), options,
+                 str(preset_id) if preset_id is not None and not modified else None)
+
+
+def load_setup(path: Path | str) -> Setup:
+    """Read a YAML setup file."""
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as error:
+        raise SetupError(f"{path}: {error}") from error
+    try:
+        return setup_from_data(data, path.stem)
+    except SetupError as error:
+        raise SetupError(f"{path}: {error}") from error
+
+
+def _ruleset(ruleset_id: str) -> Any:
+    if ruleset_id not in RULESET_IDS:
+        raise SetupError(f"unknown rule set {ruleset_id!r} (known: {', '.join(RULESET_IDS)})")
+    return get_ruleset(ruleset_id)
+
+
+def _role_list(value: Any) -> list[str]:
+    """``[a, b, b]``, ``{a: 1, b: 2}`` or ``"a, b"`` as a list of role ids."""
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    if isinstance(value, Mapping):
+        roles: list[str] = []
+        for role, count in value.items():
+            if not isinstance(count, int) or count < 0:
+                raise SetupError(f"roles: the count of {role} must be a whole number >= 0")
+            roles += [str(role)] * count
+        return roles
+    if isinstance(value, list):
+        return [str(role) for role in value]
+    raise SetupError("roles must be a list, a mapping of role: count, or a comma list")

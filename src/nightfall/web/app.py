@@ -1,0 +1,92 @@
+"""The application factory: ``create_app(settings)`` wires the service, the middleware
+(CSRF cookie, language cookie, flash, security headers), the routes and the error pages."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from fastapi import FastAPI, Request, Response
+from fastapi.staticfiles import StaticFiles
+
+from nightfall.engine.text import N_
+from nightfall.service import Clock, GameService
+from nightfall.web import csrf
+from nightfall.web.i18n import LANG_COOKIE, Translator, page_locale, supported
+from nightfall.web.render import page, read_flash
+from nightfall.web.routes import api, gm, player, public, sse
+from nightfall.web.security import (
+    PRIVATE_HEADERS,
+    SECURITY_HEADERS,
+    Forbidden,
+    NotFound,
+)
+from nightfall.web.settings import Settings
+
+STATIC = Path(__file__).parent / "static"
+
+
+def create_app(settings: Settings | None = None, service: GameService | None = None,
+               clock: Clock | None = None) -> FastAPI:
+    settings = settings or Settings()
+    app = FastAPI(title="Nightfall", docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.settings = settings
+    app.state.service = service or GameService(url=settings.database_url, clock=clock)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    for module in (public, player, gm, api, sse):
+        app.include_router(module.router)
+
+    @app.middleware("http")
+    async def frame(request: Request,
+                    call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        cookie_token = csrf.token_of(settings.secret_key, request.cookies.get(csrf.COOKIE))
+        new_cookie = None
+        if cookie_token is None:
+            token, new_cookie = csrf.new_cookie(settings.secret_key)
+        else:
+            token = cookie_token
+        request.state.csrf_token = token
+        request.state.csrf_from_cookie = cookie_token
+        request.state.flash = read_flash(request)
+        response = await call_next(request)
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        path = request.url.path
+        if path.startswith(("/p/", "/gm/", "/api/")):
+            for name, value in PRIVATE_HEADERS.items():
+                response.headers.setdefault(name, value)
+        if new_cookie is not None:
+            response.set_cookie(csrf.COOKIE, new_cookie, path="/", httponly=True,
+                                samesite="lax", secure=settings.secure_cookies)
+        chosen = supported(request.query_params.get("lang"))
+        if chosen is not None and chosen != request.cookies.get(LANG_COOKIE):
+            response.set_cookie(LANG_COOKIE, chosen, path="/", samesite="lax",
+                                max_age=365 * 24 * 3600, secure=settings.secure_cookies)
+        return response
+
+    @app.exception_handler(NotFound)
+    async def not_found(request: Request, error: NotFound) -> Response:
+        tr = Translator(page_locale(request))
+        return page(request, "error.html", tr, status_code=404, headers=PRIVATE_HEADERS,
+                    title=tr(N_("Not found")), message=tr(error.message))
+
+    @app.exception_handler(Forbidden)
+    async def forbidden(request: Request, error: Forbidden) -> Response:
+        tr = Translator(page_locale(request))
+        return page(request, "error.html", tr, status_code=403, headers=PRIVATE_HEADERS,
+                    title=tr(N_("Not available")), message=tr(error.message, **error.params))
+
+    @app.exception_handler(csrf.CsrfFailed)
+    async def csrf_failed(request: Request, error: csrf.CsrfFailed) -> Response:
+        tr = Translator(page_locale(request))
+        return page(request, "error.html", tr, status_code=403, headers=PRIVATE_HEADERS,
+                    title=tr(N_("Security check failed")), message=tr(error.message),
+                    back=request.url.path)
+
+    @app.exception_handler(404)
+    async def unknown_route(request: Request, error: Exception) -> Response:
+        tr = Translator(page_locale(request))
+        return page(request, "error.html", tr, status_code=404,
+                    title=tr(N_("Not found")), message=tr(NotFound.message))
+
+    return app

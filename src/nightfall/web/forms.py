@@ -1,0 +1,158 @@
+"""The actions a player may take now, as forms, and the commands those forms send back.
+
+The options of every form are exactly ``game.legal_commands(player)``: each legal command
+becomes one option whose value encodes its targets and choice. What comes back is parsed
+strictly and handed to the engine, which has the last word (a stale or forged option is
+rejected there with the engine's own reason).
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from nightfall.engine import Command, Game, Rejected, Text
+from nightfall.engine.text import N_
+from nightfall.web.i18n import Translator
+
+#: actions cast in the public thread when the rule set makes the votes public
+THREAD_ACTIONS = ("elect", "vote", "unvote")
+#: actions that take a free text besides their targets: True = required
+TEXT_ACTIONS: dict[str, bool] = {"abduct": False, "replace": False, "letter": False,
+                                 "spirit_ask": True}
+TEXT_LIMIT = 4000
+
+
+class BadInput(Exception):
+    """A form field that cannot be understood; nothing was changed."""
+
+    def __init__(self, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.text = Text(message, params)
+
+
+@dataclass
+class Option:
+    key: str
+    label: str
+    selected: bool = False
+
+
+@dataclass
+class ActionForm:
+    action: str
+    label: str
+    options: list[Option] = field(default_factory=list)
+    #: None: no text field; True: required; False: optional
+    text: bool | None = None
+    current: str | None = None
+
+    @property
+    def is_button(self) -> bool:
+        return len(self.options) == 1 and self.options[0].key == encode((), None)
+
+
+def encode(targets: tuple[str, ...], choice: str | None) -> str:
+    return json.dumps([list(targets), choice], ensure_ascii=False, separators=(",", ":"))
+
+
+def decode(key: str) -> tuple[tuple[str, ...], str | None]:
+    try:
+        value = json.loads(key)
+    except (ValueError, TypeError):
+        raise BadInput(N_("That choice is not valid. Nothing was changed.")) from None
+    if (not isinstance(value, list) or len(value) != 2 or not isinstance(value[0], list)
+            or not all(isinstance(t, str) for t in value[0])
+            or not (value[1] is None or isinstance(value[1], str))):
+        raise BadInput(N_("That choice is not valid. Nothing was changed."))
+    return tuple(value[0]), value[1]
+
+
+def choice_label(game: Game, choice: str, tr: Translator) -> str:
+    if choice in game.ruleset.roles:
+        return tr.term("role", choice)
+    if choice in game.ruleset.item_ids:
+        return tr.term("item", choice)
+    if choice in ("yes", "no"):
+        return tr.term("answer", choice)
+    return choice
+
+
+def option_label(game: Game, targets: tuple[str, ...], choice: str | None,
+                 tr: Translator) -> str:
+    parts = []
+    if choice is not None:
+        parts.append(choice_label(game, choice, tr))
+    if targets:
+        parts.append(" + ".join(targets))
+    return " → ".join(parts) if parts else tr(N_("do it"))
+
+
+def action_forms(game: Game, player: str, tr: Translator, *, thread: bool | None = None,
+                 public_votes: bool = False) -> list[ActionForm]:
+    """Forms for the legal commands of ``player`` now. ``thread=True``: only the votes
+    cast in the thread; ``False``: everything else; ``None``: all."""
+    submissions = {s.action: s for (p, _), s in game.state.submissions.items() if p == player}
+    forms: dict[str, ActionForm] = {}
+    for command in game.legal_commands(player):
+        if command.action == "post":
+            continue
+        in_thread = public_votes and command.action in THREAD_ACTIONS
+        if thread is not None and in_thread != thread:
+            continue
+        form = forms.get(command.action)
+        if form is None:
+            text = TEXT_ACTIONS.get(command.action)
+            if text is None and command.text is not None:
+                text = True
+            form = forms[command.action] = ActionForm(
+                command.action, tr.term("action", command.action), text=text)
+            current = submissions.get(command.action)
+            if current is not None:
+                form.current = option_label(game, current.targets, current.choice, tr)
+        current = submissions.get(command.action)
+        selected = current is not None and (current.targets, current.choice) == (
+            command.all_targets, command.choice)
+        form.options.append(Option(encode(command.all_targets, command.choice),
+                                   option_label(game, command.all_targets, command.choice, tr),
+                                   selected))
+    return list(forms.values())
+
+
+def command_from_form(player: str, form: Mapping[str, Any]) -> Command:
+    """The command a submitted action form asks for (strict parsing, no rules)."""
+    action = form.get("action")
+    if not isinstance(action, str) or not action or len(action) > 40:
+        raise BadInput(N_("Choose an action. Nothing was changed."))
+    raw = form.get("option")
+    if not isinstance(raw, str) or not raw:
+        raise BadInput(N_("Choose one of the options. Nothing was changed."))
+    targets, choice = decode(raw)
+    text = form.get("text")
+    text = text.strip() if isinstance(text, str) and text.strip() else None
+    if text is not None and len(text) > TEXT_LIMIT:
+        raise BadInput(N_("The text is too long (at most {limit} characters)."),
+                       limit=TEXT_LIMIT)
+    if TEXT_ACTIONS.get(action) and text is None:
+        raise BadInput(N_("This action needs a text. Nothing was changed."))
+    return Command(action, by=player, target=targets[0] if len(targets) == 1 else None,
+                   targets=targets if len(targets) > 1 else (), choice=choice, text=text)
+
+
+def probe(game: Game, command: Command, now: datetime) -> Text | None:
+    """Would ``command`` be accepted now? ``None`` if yes, else the engine's reason.
+
+    Runs on a throw-away copy of the game; the real game is not touched."""
+    copy = Game.from_snapshot(game.ruleset, pickle.loads(pickle.dumps(game.state)),
+                              game.seq, [])
+    stamped = Command(command.action, command.by, command.target, command.targets,
+                      command.choice, command.text, command.minutes, at=now)
+    try:
+        copy.execute(stamped)
+    except Rejected as error:
+        return error.reason
+    return None

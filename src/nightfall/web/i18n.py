@@ -1,0 +1,96 @@
+"""The page's language: ``?lang=`` (remembered in a cookie), else the cookie, else the
+player's own choice at sign-up, else the game's language, else the browser's, else English.
+
+Templates get ``_`` (the catalog of that language, see :mod:`nightfall.i18n`) and the
+helpers that render engine texts, terms, phases and moments in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, tzinfo
+from typing import Any
+
+from starlette.requests import Request
+
+from nightfall.engine.text import Term, TermNames, Text, render, render_phase
+from nightfall.i18n import SUPPORTED_LOCALES, gettext_for
+
+LANG_COOKIE = "nf_lang"
+LANGUAGE_NAMES = {"de": "Deutsch", "en": "English", "ru": "Русский"}
+
+
+def supported(locale: str | None) -> str | None:
+    if locale is None:
+        return None
+    code = locale.strip().lower()[:2]
+    return code if code in SUPPORTED_LOCALES else None
+
+
+def chosen_locale(request: Request) -> str | None:
+    """The language the reader chose himself (query or cookie), if any."""
+    return supported(request.query_params.get("lang")) or supported(
+        request.cookies.get(LANG_COOKIE))
+
+
+def browser_locale(request: Request) -> str | None:
+    for part in request.headers.get("accept-language", "").split(","):
+        found = supported(part.split(";")[0])
+        if found:
+            return found
+    return None
+
+
+def page_locale(request: Request, *defaults: str | None) -> str:
+    """The language of this page: the reader's choice, else the first of ``defaults``
+    (player's, game's), else the browser's, else English."""
+    for candidate in (chosen_locale(request), *defaults, browser_locale(request)):
+        found = supported(candidate)
+        if found:
+            return found
+    return "en"
+
+
+class Translator:
+    """Everything a template needs to speak one language."""
+
+    def __init__(self, locale: str, tz: tzinfo | None = None) -> None:
+        self.locale = locale
+        self.tz = tz
+        self.gettext: Callable[[str], str] = gettext_for(locale)
+
+    def __call__(self, msgid: str, **params: Any) -> str:
+        text = self.gettext(msgid)
+        return text.format(**params) if params else text
+
+    def text(self, value: Text | dict[str, Any]) -> str:
+        """Render an engine :class:`Text` (or its ``to_data`` form)."""
+        if isinstance(value, dict):
+            value = from_data(value)
+        assert isinstance(value, Text)
+        return render(value, self.gettext, self.tz)
+
+    def term(self, domain: str, term_id: str | None) -> str:
+        if term_id is None:
+            return "—"
+        return self.gettext(TermNames.msgid(Term(domain, term_id)))
+
+    def phase(self, label: str | None) -> str:
+        return render_phase(label or "", self.gettext) if label else "—"
+
+    def moment(self, when: datetime | None, with_zone: bool = True) -> str:
+        if when is None:
+            return "—"
+        local = when.astimezone(self.tz) if self.tz is not None else when
+        return local.strftime("%d.%m.%Y %H:%M" + (" %Z" if with_zone else "")).strip()
+
+
+def from_data(value: Any) -> Any:
+    """The inverse of :func:`nightfall.engine.text.to_data` for texts and terms."""
+    if isinstance(value, dict) and "msgid" in value:
+        return Text(value["msgid"], {k: from_data(v) for k, v in value["params"].items()})
+    if isinstance(value, dict) and "term" in value:
+        return Term(value["term"], value["id"])
+    if isinstance(value, list):
+        return tuple(from_data(v) for v in value)
+    return value

@@ -1,0 +1,174 @@
+"""What the pages show, built from a game and its log (no HTML here).
+
+The log is read with the undo rule applied: a ``RolledBack(to_seq)`` event removes every
+event from ``to_seq`` on, exactly as :class:`nightfall.engine.Game` folds it.
+"""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from nightfall.engine import Game, Rejected, Ruleset, Text
+from nightfall.engine import events as ev
+from nightfall.web.notices import notice_text
+
+LogEntry = tuple[int, datetime, ev.Event]
+
+
+def effective(log: list[LogEntry]) -> list[LogEntry]:
+    """The events that count after every undo, in order."""
+    kept: list[LogEntry] = []
+    for entry in log:
+        event = entry[2]
+        if isinstance(event, ev.RolledBack):
+            kept = [e for e in kept if e[0] < event.to_seq]
+            continue
+        kept.append(entry)
+    return kept
+
+
+@dataclass
+class ThreadEntry:
+    kind: str  # post, vote, unvote, announcement, phase
+    seq: int
+    at: datetime
+    phase: str
+    player: str | None = None
+    text: str = ""
+    message: Text | None = None
+    action: str | None = None
+    targets: tuple[str, ...] = ()
+    latest: bool = True
+
+
+def thread(log: list[LogEntry], public_slots: frozenset[str]) -> list[ThreadEntry]:
+    """The public thread: posts, the public votes (highlighted; the last one counts), the
+    game master's announcements, and a marker where each phase begins."""
+    entries: list[ThreadEntry] = []
+    phase = "signup"
+    for seq, at, event in effective(log):
+        if isinstance(event, ev.PhaseStarted):
+            phase = event.label
+            if event.kind in ("day", "night", "ended"):
+                entries.append(ThreadEntry("phase", seq, at, phase))
+        elif isinstance(event, ev.Posted):
+            entries.append(ThreadEntry("post", seq, at, event.phase, event.player, event.text))
+        elif isinstance(event, ev.Announced):
+            entries.append(ThreadEntry("announcement", seq, at, event.phase, message=event.text))
+        elif (isinstance(event, ev.Submitted) and event.slot in public_slots
+              and event.action != "pass"):
+            entries.append(ThreadEntry("vote", seq, at, phase, event.player,
+                                       action=event.action, targets=event.targets))
+        elif isinstance(event, ev.SubmissionWithdrawn) and event.slot in public_slots:
+            entries.append(ThreadEntry("unvote", seq, at, phase, event.player, action="unvote"))
+    seen: set[tuple[str | None, str]] = set()
+    for entry in reversed(entries):
+        if entry.kind in ("vote", "unvote"):
+            key = (entry.player, entry.phase)
+            entry.latest = key not in seen
+            seen.add(key)
+    return entries
+
+
+@dataclass
+class NoticeLine:
+    phase: str
+    at: datetime
+    text: Text
+
+
+def notices(log: list[LogEntry], ruleset: Ruleset, player: str) -> list[NoticeLine]:
+    """Every private notice ``player`` received, with the phase it came in."""
+    found: list[NoticeLine] = []
+    phase = "signup"
+    for _, at, event in effective(log):
+        if isinstance(event, ev.PhaseStarted):
+            phase = event.label
+        elif isinstance(event, ev.NoticeSent) and event.player == player:
+            found.append(NoticeLine(phase, at, notice_text(ruleset, dict(event.notice))))
+    return found
+
+
+def all_notices(log: list[LogEntry], ruleset: Ruleset) -> dict[str, list[NoticeLine]]:
+    found: dict[str, list[NoticeLine]] = {}
+    phase = "signup"
+    for _, at, event in effective(log):
+        if isinstance(event, ev.PhaseStarted):
+            phase = event.label
+        elif isinstance(event, ev.NoticeSent):
+            found.setdefault(event.player, []).append(
+                NoticeLine(phase, at, notice_text(ruleset, dict(event.notice))))
+    return found
+
+
+def public_slots(game: Game) -> frozenset[str]:
+    """The submission slots the rule set shows to everybody (the public votes)."""
+    votes = game.view(None).get("votes")
+    return frozenset(votes) if isinstance(votes, dict) else frozenset()
+
+
+def gm_view(game: Game) -> dict[str, Any]:
+    view = getattr(game.ruleset, "gm_view", None)
+    return view(game.state) if callable(view) else game.view(None)
+
+
+@dataclass
+class Preview:
+    steps: list[ev.StepTraced] = field(default_factory=list)
+    announcements: list[Text] = field(default_factory=list)
+    next_phase: str | None = None
+    error: Text | None = None
+
+
+def preview(game: Game, now: datetime) -> Preview:
+    """The resolution the current stage would get if it closed now — run on a copy of
+    the game in memory and thrown away; nothing is stored."""
+    copy = Game.from_snapshot(game.ruleset, pickle.loads(pickle.dumps(game.state)),
+                              game.seq, [])
+    try:
+        produced = copy.advance(now)
+    except Rejected as error:
+        return Preview(error=error.reason)
+    return Preview(
+        [e for e in produced if isinstance(e, ev.StepTraced)],
+        [e.text for e in produced if isinstance(e, ev.Announced)],
+        copy.state.phase_label,
+    )
+
+
+@dataclass
+class PlayerRow:
+    name: str
+    description: str
+    role: str | None
+    alive: bool
+    statuses: list[str]
+    items: list[tuple[str, bool]]
+    left: str | None
+    submitted: list[tuple[str, str, tuple[str, ...], str | None, str | None]]
+    awaited: list[str]
+    could: list[str]
+
+
+def dashboard_rows(game: Game) -> list[PlayerRow]:
+    """Per player: role, state, what he has submitted for the current phase, what the
+    stage still waits for from him, and what else he could still do."""
+    state = game.state
+    awaiting = game.ruleset.awaiting_inputs(state) if state.phase.is_play() else None
+    rows = []
+    for name, player in state.players.items():
+        subs = [(slot, s.action, s.targets, s.choice, s.text)
+                for (p, slot), s in sorted(state.submissions.items()) if p == name]
+        awaited = sorted(slot for p, slot in (awaiting or set()) if p == name)
+        could: list[str] = []
+        if state.phase.is_play():
+            for command in game.legal_commands(name):
+                if command.action not in ("post", "pass", "unvote") and command.action not in could:
+                    could.append(command.action)
+        rows.append(PlayerRow(
+            name, player.description, player.role, player.alive, sorted(player.statuses),
+            [(i.id, i.used) for i in player.items], player.left_cause, subs, awaited, could))
+    return rows

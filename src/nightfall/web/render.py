@@ -1,0 +1,86 @@
+"""Jinja2 templates, the page frame (language switch, CSRF field) and flash messages.
+
+Templates call ``_("…")`` for their texts (extracted by Babel's ``jinja2`` extractor,
+see ``babel.cfg``), ``tr.text(…)`` for engine texts and ``tr.term(…)`` for role, item,
+action and status names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from nightfall.engine.text import Text, to_data
+from nightfall.i18n import SUPPORTED_LOCALES
+from nightfall.web import csrf
+from nightfall.web.i18n import LANGUAGE_NAMES, Translator, from_data
+from nightfall.web.markup import roleplay
+
+TEMPLATES = Path(__file__).parent / "templates"
+FLASH_COOKIE = "nf_flash"
+
+env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]),
+                  trim_blocks=True, lstrip_blocks=True)
+env.filters["roleplay"] = roleplay
+
+
+def lang_url(request: Request, locale: str) -> str:
+    query = dict(request.query_params)
+    query["lang"] = locale
+    return request.url.path + "?" + urlencode(query)
+
+
+def page(request: Request, template: str, tr: Translator, status_code: int = 200,
+         headers: dict[str, str] | None = None, **context: Any) -> HTMLResponse:
+    """Render ``template`` in the language of ``tr``."""
+    flash = getattr(request.state, "flash", None)
+    html = env.get_template(template).render(
+        request=request, tr=tr, _=tr, locale=tr.locale, flash=flash,
+        csrf_field=csrf.FIELD, csrf_token=getattr(request.state, "csrf_token", ""),
+        languages=[(code, LANGUAGE_NAMES[code], lang_url(request, code))
+                   for code in SUPPORTED_LOCALES],
+        **context)
+    response = HTMLResponse(html, status_code=status_code, headers=headers)
+    if flash is not None:
+        response.delete_cookie(FLASH_COOKIE, path="/")
+    return response
+
+
+# -- flash messages (one message carried across a redirect, signed) -----------------------
+def _sign(secret: str, value: str) -> str:
+    return hmac.new(secret.encode(), b"flash:" + value.encode(), hashlib.sha256).hexdigest()
+
+
+def redirect(request: Request, url: str, message: Text | None = None,
+             kind: str = "ok") -> RedirectResponse:
+    """303 to ``url`` (Post/Redirect/Get), with ``message`` shown once on arrival."""
+    response = RedirectResponse(url, status_code=303)
+    if message is not None:
+        value = json.dumps({"kind": kind, "text": to_data(message)}, ensure_ascii=True)
+        secret = request.app.state.settings.secret_key
+        response.set_cookie(FLASH_COOKIE, f"{value}|{_sign(secret, value)}", path="/",
+                            httponly=True, samesite="lax",
+                            secure=request.app.state.settings.secure_cookies, max_age=60)
+    return response
+
+
+def read_flash(request: Request) -> dict[str, Any] | None:
+    raw = request.cookies.get(FLASH_COOKIE)
+    if not raw or "|" not in raw:
+        return None
+    value, _, signature = raw.rpartition("|")
+    if not hmac.compare_digest(signature, _sign(request.app.state.settings.secret_key, value)):
+        return None
+    try:
+        data = json.loads(value)
+        return {"kind": str(data["kind"]), "text": from_data(data["text"])}
+    except (ValueError, KeyError, TypeError):
+        return None

@@ -1,0 +1,49 @@
+"""A small JSON API over the same access rules as the pages: the public view of a game,
+a player's own view with his legal commands, the game master's view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from starlette.concurrency import run_in_threadpool
+
+from nightfall.engine.text import to_data
+from nightfall.web import pages
+from nightfall.web.routes.common import load_async, service
+from nightfall.web.security import GameId, GmAccess, PlayerAccess
+
+router = APIRouter(prefix="/api")
+
+
+def _command(command: Any) -> dict[str, Any]:
+    return {"action": command.action, "targets": list(command.all_targets),
+            "choice": command.choice}
+
+
+@router.get("/g/{game_id}")
+async def public_view(request: Request, game_id: GameId) -> dict[str, Any]:
+    game = await load_async(request, game_id)
+    meta = await run_in_threadpool(service(request).meta, game_id)
+    return {"id": game_id, "head_seq": meta.head_seq, "view": to_data(game.view(None))}
+
+
+@router.get("/p/{token}")
+async def player_view(request: Request, access: PlayerAccess
+                      ) -> dict[str, Any]:
+    game = await load_async(request, access.game_id)
+    player = access.player or ""
+    return {"id": access.game_id, "player": player, "view": to_data(game.view(player)),
+            "legal": [_command(c) for c in game.legal_commands(player)]}
+
+
+@router.get("/gm/{token}")
+async def gm_view(request: Request, access: GmAccess) -> dict[str, Any]:
+    game = await load_async(request, access.game_id)
+    state = game.state
+    awaiting = game.ruleset.awaiting_inputs(state) if state.phase.is_play() else None
+    return {"id": access.game_id, "view": to_data(pages.gm_view(game)),
+            "awaiting": sorted(list(a) for a in awaiting) if awaiting is not None else None,
+            "submissions": [{"player": s.player, "slot": s.slot, "action": s.action,
+                             "targets": list(s.targets), "choice": s.choice}
+                            for s in state.submissions.values()]}

@@ -1,0 +1,317 @@
+"""The game master's pages: create a game; the dashboard (sign-ups, deal, start, who has
+submitted what, the pending resolution previewed, close/extend/skip/modkill/undo and the
+rule set's own acts, the players' links)."""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from nightfall.engine import Game, Rejected, SetupError
+from nightfall.engine.commands import GM_ACTIONS
+from nightfall.engine.phase import SETUP, SIGNUP
+from nightfall.engine.text import N_, Term, TermNames, Text
+from nightfall.i18n import SUPPORTED_LOCALES
+from nightfall.rulesets import RULESET_IDS, get_ruleset
+from nightfall.web import csrf, pages
+from nightfall.web.i18n import Translator, supported
+from nightfall.web.render import page, redirect
+from nightfall.web.routes.common import load_async, log_async, now, service, translator, zone
+from nightfall.web.routes.public import COMMON_ZONES, DESCRIPTION_LIMIT, NAME_LIMIT, game_context
+from nightfall.web.security import Access, GmAccess
+from nightfall.web.texts import ruleset_name
+
+router = APIRouter()
+#: the core's GM acts offered on the dashboard (``undo`` has its own button)
+CORE_ACTS = ("advance", "extend", "shorten", "skip", "modkill")
+MINUTES_LIMIT = 60 * 24 * 14
+
+TermNames.register("gm", {
+    "advance": N_("close the phase now"),
+    "extend": N_("extend the deadline"),
+    "shorten": N_("shorten the deadline"),
+    "skip": N_("skip the phase"),
+    "modkill": N_("remove a player (modkill)"),
+    "undo": N_("undo to the last phase boundary"),
+    "event": N_("force the day's event"),
+    "answer": N_("answer the spirit"),
+    "violation": N_("mark a conduct violation"),
+})
+
+
+def available_rulesets() -> list[str]:
+    found = []
+    for ruleset_id in RULESET_IDS:
+        try:
+            get_ruleset(ruleset_id)
+        except Exception:  # a rule set still being written must not break the page
+            continue
+        found.append(ruleset_id)
+    return found
+
+
+# -- creating a game --------------------------------------------------------------------------
+def _new_page(request: Request, tr: Translator, ruleset_id: str, error: Text | None = None,
+              values: dict[str, Any] | None = None, status_code: int = 200) -> Response:
+    rulesets = available_rulesets()
+    if ruleset_id not in rulesets:
+        ruleset_id = rulesets[0]
+    plugin = get_ruleset(ruleset_id)
+    return page(request, "new_game.html", tr, status_code=status_code, error=error,
+                ruleset_id=ruleset_id, rulesets=[(r, tr(ruleset_name(r))) for r in rulesets],
+                options=dict(plugin.default_options), values=values or {},
+                locales=SUPPORTED_LOCALES, zones=COMMON_ZONES,
+                default_locale="de" if ruleset_id == "changelings" else "ru")
+
+
+@router.get("/new", response_class=HTMLResponse)
+async def new_game_form(request: Request) -> Response:
+    return _new_page(request, translator(request), request.query_params.get("ruleset", ""))
+
+
+def parse_options(defaults: dict[str, Any], form: Any) -> dict[str, Any]:
+    """The options of a create form, typed like the rule set's defaults."""
+    options: dict[str, Any] = {}
+    for key, default in defaults.items():
+        raw = form.get("opt_" + key)
+        if isinstance(default, bool):
+            options[key] = raw is not None
+            continue
+        value = raw.strip() if isinstance(raw, str) else ""
+        if value == "":
+            continue
+        if isinstance(default, int):
+            try:
+                options[key] = int(value)
+            except ValueError:
+                raise SetupError(N_("The option {option} needs a whole number."),
+                                 option=key) from None
+        else:
+            if key == "timezone" and zone(value) is None:
+                raise SetupError(N_("Unknown time zone {zone}."), zone=value)
+            options[key] = value
+    return options
+
+
+@router.post("/new", dependencies=[Depends(csrf.verify)])
+async def create_game(request: Request) -> Response:
+    form = await request.form()
+    tr = translator(request)
+    ruleset_id = str(form.get("ruleset") or "")
+    values = {k: v for k, v in form.items() if isinstance(v, str) and k != csrf.FIELD}
+    if ruleset_id not in available_rulesets():
+        return _new_page(request, tr, "", Text(N_("Choose a rule set.")), values, 400)
+    plugin = get_ruleset(ruleset_id)
+    title = str(form.get("title") or "").strip()
+    seed_raw = str(form.get("seed") or "").strip()
+    try:
+        if len(title) > 200:
+            raise SetupError(N_("The title has at most {limit} characters."), limit=200)
+        locale = supported(str(form.get("locale") or "")) or None
+        if form.get("locale") and locale is None:
+            raise SetupError(N_("Unknown language {locale}."), locale=str(form.get("locale")))
+        try:
+            seed = int(seed_raw) if seed_raw else secrets.randbelow(1_000_000)
+        except ValueError:
+            raise SetupError(N_("The seed must be a whole number.")) from None
+        options = parse_options(dict(plugin.default_options), form)
+        created = await run_in_threadpool(service(request).create, ruleset_id, seed, options,
+                                          locale, title)
+    except (SetupError, Rejected) as error:
+        return _new_page(request, tr, ruleset_id, error.reason, values, 400)
+    return redirect(request, f"/gm/{created.gm_token}", Text(N_(
+        "The game is created. This page is your game-master link: bookmark it and show it "
+        "to nobody.")))
+
+
+# -- the dashboard ------------------------------------------------------------------------------
+async def _dashboard(request: Request, access: Access, error: Text | None = None,
+                     status_code: int = 200, new_links: dict[str, str] | None = None
+                     ) -> Response:
+    game = await load_async(request, access.game_id)
+    tr = translator(request, game)
+    log = await log_async(request, access.game_id)
+    state = game.state
+    presets = game.ruleset.presets()
+    try:
+        default_roles: tuple[str, ...] = game.ruleset.roles_for(len(state.players))
+    except (ValueError, KeyError):
+        default_roles = ()
+    in_play = state.phase.is_play()
+    base_url = request.app.state.settings.base_url
+    return page(
+        request, "gm.html", tr, status_code=status_code,
+        **game_context(request, access.game_id, game, tr),
+        access=access, error=error, base=f"/gm/{access.token}",
+        rows=pages.dashboard_rows(game), view=pages.gm_view(game),
+        preview=pages.preview(game, now(request)) if in_play else None,
+        awaiting=game.ruleset.awaiting_inputs(state) if in_play else None,
+        presets=presets, default_roles=Counter(default_roles),
+        roles=list(game.ruleset.roles), core_acts=CORE_ACTS,
+        gm_acts=sorted(game.ruleset.gm_actions),
+        alive=state.alive(), players=list(state.players),
+        announcements=list(reversed(state.announcements))[:30],
+        can_undo=any(e for _, _, e in pages.effective(log) if type(e).__name__ == "StageClosed"),
+        signup_open=state.phase.kind == SIGNUP, dealt=state.phase.kind == SETUP,
+        in_play=in_play, new_links=new_links or {}, base_url=base_url,
+        signup_url=f"{base_url}/g/{access.game_id}/signup",
+        events_url=f"/gm/{access.token}/events")
+
+
+@router.get("/gm/{token}", response_class=HTMLResponse)
+async def dashboard(request: Request, access: GmAccess) -> Response:
+    return await _dashboard(request, access)
+
+
+def _field(form: Any, name: str, limit: int = 200) -> str:
+    value = form.get(name)
+    return value.strip()[:limit] if isinstance(value, str) else ""
+
+
+@router.post("/gm/{token}/players", dependencies=[Depends(csrf.verify)])
+async def add_player(request: Request, access: GmAccess) -> Response:
+    form = await request.form()
+    name, description = _field(form, "name", 1000), _field(form, "description", 1000)
+    if not name:
+        return await _dashboard(request, access, Text(N_("A player needs a name.")), 400)
+    if len(name) > NAME_LIMIT or any(not c.isprintable() for c in name):
+        return await _dashboard(request, access, Text(
+            N_("A name has at most {limit} printable characters."), {"limit": NAME_LIMIT}), 400)
+    if len(description) > DESCRIPTION_LIMIT:
+        return await _dashboard(request, access, Text(
+            N_("The description has at most {limit} characters."),
+            {"limit": DESCRIPTION_LIMIT}), 400)
+    try:
+        token = await run_in_threadpool(service(request).signup, access.game_id, name,
+                                        description)
+    except (Rejected, SetupError) as error:
+        return await _dashboard(request, access, error.reason, 400)
+    return await _dashboard(request, access, new_links={name: _player_url(request, token)})
+
+
+def _player_url(request: Request, token: str) -> str:
+    return f"{request.app.state.settings.base_url}/p/{token}"
+
+
+@router.post("/gm/{token}/withdraw", dependencies=[Depends(csrf.verify)])
+async def withdraw(request: Request, access: GmAccess) -> Response:
+    form = await request.form()
+    name = _field(form, "name")
+    try:
+        await run_in_threadpool(service(request).withdraw, access.game_id, name)
+    except (Rejected, SetupError) as error:
+        return await _dashboard(request, access, error.reason, 400)
+    return redirect(request, f"/gm/{access.token}",
+                    Text(N_("{name} withdraws."), {"name": name}))
+
+
+def _picked_roles(game: Game, form: Any) -> list[str]:
+    roles: list[str] = []
+    for role in game.ruleset.roles:
+        raw = _field(form, "role_" + role) or "0"
+        try:
+            count = int(raw)
+        except ValueError:
+            raise SetupError(N_("The number of {role} must be a whole number."),
+                             role=Term("role", role)) from None
+        if count < 0 or count > 100:
+            raise SetupError(N_("The number of {role} must be between 0 and 100."),
+                             role=Term("role", role))
+        roles += [role] * count
+    if not roles:
+        raise SetupError(N_("Pick at least one role."))
+    return roles
+
+
+@router.post("/gm/{token}/deal", dependencies=[Depends(csrf.verify)])
+async def deal(request: Request, access: GmAccess) -> Response:
+    form = await request.form()
+    mode = _field(form, "mode")
+    game = await load_async(request, access.game_id)
+    try:
+        if mode == "preset":
+            preset = _field(form, "preset")
+            await run_in_threadpool(service(request).deal, access.game_id, preset or "?")
+        elif mode == "pick":
+            await run_in_threadpool(service(request).deal, access.game_id, None,
+                                    _picked_roles(game, form))
+        elif mode == "default":
+            await run_in_threadpool(service(request).deal, access.game_id)
+        else:
+            raise SetupError(N_("Choose how to deal the roles."))
+    except (Rejected, SetupError) as error:
+        return await _dashboard(request, access, error.reason, 400)
+    return redirect(request, f"/gm/{access.token}", Text(N_("The roles are dealt.")))
+
+
+@router.post("/gm/{token}/start", dependencies=[Depends(csrf.verify)])
+async def start(request: Request, access: GmAccess) -> Response:
+    try:
+        await run_in_threadpool(service(request).start, access.game_id)
+    except (Rejected, SetupError) as error:
+        return await _dashboard(request, access, error.reason, 400)
+    return redirect(request, f"/gm/{access.token}", Text(N_("The game has started.")))
+
+
+@router.post("/gm/{token}/act", dependencies=[Depends(csrf.verify)])
+async def gm_act(request: Request, access: GmAccess) -> Response:
+    form = await request.form()
+    action = _field(form, "action", 40)
+    game = await load_async(request, access.game_id)
+    sent_phase = _field(form, "phase", 40)
+    if sent_phase and sent_phase != game.state.phase_label:
+        return await _dashboard(request, access, Text(
+            N_("This form was made for {old}, which is over; now it is {now}. Nothing was "
+               "changed — here is the current page."),
+            {"old": Term("phase", sent_phase), "now": Term("phase", game.state.phase_label)}),
+            409)
+    svc = service(request)
+    try:
+        if action == "undo":
+            await run_in_threadpool(svc.undo, access.game_id)
+        elif action in GM_ACTIONS or action in game.ruleset.gm_actions:
+            minutes: int | None = None
+            if action in ("extend", "shorten"):
+                raw = _field(form, "minutes", 20)
+                try:
+                    minutes = int(raw)
+                except ValueError:
+                    raise Rejected(N_("Give a positive number of minutes.")) from None
+                if not 0 < minutes <= MINUTES_LIMIT:
+                    raise Rejected(N_("Give a positive number of minutes."))
+            target = _field(form, "target") or None
+            if action == "modkill" and target is None:
+                raise Rejected(N_("Choose a player."))
+            await run_in_threadpool(
+                svc.gm, access.game_id, action, target, minutes,
+                _field(form, "text", 2000) or None, _field(form, "choice", 100) or None)
+        else:
+            raise Rejected(N_("Unknown command {action}."), action=action or "—")
+    except (Rejected, SetupError) as error:
+        return await _dashboard(request, access, error.reason, 400)
+    return redirect(request, f"/gm/{access.token}", Text(N_("Done: {action}."), {
+        "action": Term("gm", action)}))
+
+
+@router.post("/gm/{token}/links", dependencies=[Depends(csrf.verify)])
+async def new_links(request: Request, access: GmAccess) -> Response:
+    """Issue new private links (the old ones stop working): tokens are stored only as
+    hashes, so a link can be shown once, when it is made."""
+    form = await request.form()
+    who = _field(form, "player")
+    game = await load_async(request, access.game_id)
+    names = list(game.state.players) if who == "*" else [who]
+    if not who or any(name not in game.state.players for name in names):
+        return await _dashboard(request, access, Text(N_("Choose a player.")), 400)
+    store = service(request).store
+    links = {}
+    for name in names:
+        token = await run_in_threadpool(store.issue_token, access.game_id, name)
+        links[name] = _player_url(request, token)
+    return await _dashboard(request, access, new_links=links)
+

@@ -1,0 +1,145 @@
+"""The player's private pages (the link is the login): his page with role, items,
+notices, actions and submissions; the thread with his post and vote forms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from nightfall.engine import Command, Game, Rejected, SetupError
+from nightfall.engine.text import N_, Term, Text
+from nightfall.web import csrf, forms, pages
+from nightfall.web.explain import item_explanation, role_explanation
+from nightfall.web.i18n import Translator
+from nightfall.web.render import page, redirect
+from nightfall.web.routes.common import load_async, log_async, now, service, translator
+from nightfall.web.routes.public import game_context
+from nightfall.web.security import Access, PlayerAccess
+
+router = APIRouter()
+POST_LIMIT = 10_000
+
+
+def _tr(request: Request, access: Access, game: Game) -> Translator:
+    return translator(request, game, access.game_id, access.player)
+
+
+def _public_votes(game: Game) -> bool:
+    return bool(pages.public_slots(game))
+
+
+def _post_block(request: Request, game: Game, player: str) -> Text | None:
+    """Why ``player`` cannot post now (``None``: he can)."""
+    if game.state.ended:
+        return Text(N_("The game is over."))
+    return forms.probe(game, Command("post", by=player, text="·"), now(request))
+
+
+async def _private_page(request: Request, access: Access, error: Text | None = None,
+                        status_code: int = 200) -> Response:
+    game = await load_async(request, access.game_id)
+    tr = _tr(request, access, game)
+    player = access.player or ""
+    log = await log_async(request, access.game_id)
+    view = game.view(player)
+    me = view.get("me", {})
+    public_votes = _public_votes(game)
+    items = [(i["id"], i["used"], item_explanation(i["id"])) for i in me.get("items", [])]
+    return page(
+        request, "player.html", tr, status_code=status_code,
+        **game_context(request, access.game_id, game, tr),
+        access=access, me=me, view=view, player=player, error=error,
+        role_text=role_explanation(game.ruleset, me.get("role")),
+        faction=game.ruleset.faction_of(me.get("role")),
+        items=items, notices=pages.notices(log, game.ruleset, player),
+        action_forms=forms.action_forms(game, player, tr, thread=False,
+                                        public_votes=public_votes),
+        thread_votes=public_votes and bool(forms.action_forms(
+            game, player, tr, thread=True, public_votes=True)),
+        base=f"/p/{access.token}", events_url=f"/p/{access.token}/events")
+
+
+@router.get("/p/{token}", response_class=HTMLResponse)
+async def private_page(request: Request, access: PlayerAccess) -> Response:
+    return await _private_page(request, access)
+
+
+async def _thread_page(request: Request, access: Access, error: Text | None = None,
+                       status_code: int = 200, draft: str = "") -> Response:
+    game = await load_async(request, access.game_id)
+    tr = _tr(request, access, game)
+    player = access.player or ""
+    log = await log_async(request, access.game_id)
+    public_votes = _public_votes(game)
+    return page(
+        request, "thread.html", tr, status_code=status_code,
+        **game_context(request, access.game_id, game, tr),
+        entries=pages.thread(log, pages.public_slots(game)), view=game.view(player),
+        me=player, error=error, draft=draft, base=f"/p/{access.token}",
+        vote_forms=forms.action_forms(game, player, tr, thread=True,
+                                      public_votes=public_votes) if public_votes else [],
+        post_block=_post_block(request, game, player),
+        events_url=f"/p/{access.token}/events", self_url=f"/p/{access.token}/thread")
+
+
+@router.get("/p/{token}/thread", response_class=HTMLResponse)
+async def thread_page(request: Request, access: PlayerAccess) -> Response:
+    return await _thread_page(request, access)
+
+
+def _stale(game: Game, form: Any) -> Text | None:
+    """A form made for a phase that is over (an old tab): say so, change nothing."""
+    sent = form.get("phase")
+    if isinstance(sent, str) and sent and sent != game.state.phase_label:
+        return Text(N_("This form was made for {old}, which is over; now it is {now}. Nothing "
+                       "was changed — here is the current page."),
+                    {"old": Term("phase", sent), "now": Term("phase", game.state.phase_label)})
+    return None
+
+
+@router.post("/p/{token}/act", dependencies=[Depends(csrf.verify)])
+async def act(request: Request, access: PlayerAccess) -> Response:
+    form = await request.form()
+    back = "thread" if form.get("from") == "thread" else "page"
+    render = _thread_page if back == "thread" else _private_page
+    game = await load_async(request, access.game_id)
+    stale = _stale(game, form)
+    if stale is not None:
+        return await render(request, access, stale, 409)
+    try:
+        command = forms.command_from_form(access.player or "", form)
+        await run_in_threadpool(service(request).submit, access.game_id, command)
+    except forms.BadInput as bad:
+        return await render(request, access, bad.text, 400)
+    except (Rejected, SetupError) as rejected:
+        return await render(request, access, rejected.reason, 400)
+    url = f"/p/{access.token}" + ("/thread" if back == "thread" else "")
+    return redirect(request, url, Text(N_("Done: {action}."), {
+        "action": Term("action", command.action)}))
+
+
+@router.post("/p/{token}/post", dependencies=[Depends(csrf.verify)])
+async def post(request: Request, access: PlayerAccess) -> Response:
+    form = await request.form()
+    raw = form.get("text")
+    text = raw.strip() if isinstance(raw, str) else ""
+    game = await load_async(request, access.game_id)
+    error: Text | None = _stale(game, form)
+    status_code = 409 if error is not None else 400
+    if error is None and not text:
+        error = Text(N_("A post needs some text."))
+    elif error is None and len(text) > POST_LIMIT:
+        error = Text(N_("The text is too long (at most {limit} characters)."),
+                     {"limit": POST_LIMIT})
+    if error is None:
+        try:
+            await run_in_threadpool(service(request).submit, access.game_id,
+                                    Command("post", by=access.player, text=text))
+        except (Rejected, SetupError) as rejected:
+            error = rejected.reason
+    if error is not None:
+        return await _thread_page(request, access, error, status_code, draft=text)
+    return redirect(request, f"/p/{access.token}/thread#bottom")

@@ -1,0 +1,100 @@
+"""Live updates by server-sent events: ``post`` (a new post or public vote), ``phase`` (a
+stage closed, a new phase, an announcement, an undo) and, on a player's own stream,
+``notice`` (a new private notice for him). The GM's stream also says ``change`` for any
+new event.
+
+The stream polls the game's head (``meta(game_id).head_seq``) and reads only the events
+after the last one it saw, so it works whichever process wrote them. A public or player
+stream never names an event it does not show: a secret night action changes the head but
+sends nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+
+from fastapi import APIRouter, Request
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from nightfall.engine import events as ev
+from nightfall.store import UnknownGame
+from nightfall.web import pages
+from nightfall.web.routes.common import service
+from nightfall.web.security import GameId, GmAccess, PlayerAccess
+
+router = APIRouter()
+
+PHASE_EVENTS = (ev.PhaseStarted, ev.StageClosed, ev.RolledBack, ev.DeadlineChanged,
+                ev.Announced, ev.GameEnded, ev.PlayerLeft)
+
+
+def classify(event: ev.Event, player: str | None, gm: bool, public_slots: frozenset[str]
+             ) -> set[str]:
+    names: set[str] = set()
+    if gm:
+        names.add("change")
+    public_vote = isinstance(event, ev.Submitted | ev.SubmissionWithdrawn) and (
+        event.slot in public_slots)
+    if isinstance(event, ev.Posted) or public_vote:
+        names.add("post")
+    elif isinstance(event, PHASE_EVENTS):
+        names.add("phase")
+    elif isinstance(event, ev.NoticeSent) and (gm or event.player == player):
+        names.add("notice")
+    elif isinstance(event, ev.PlayerJoined | ev.PlayerWithdrew):
+        names.add("phase")
+    return names
+
+
+async def stream(request: Request, game_id: str, player: str | None, gm: bool
+                 ) -> AsyncIterator[str]:
+    settings = request.app.state.settings
+    svc = service(request)
+    try:
+        head = (await run_in_threadpool(svc.meta, game_id)).head_seq
+    except UnknownGame:
+        return
+    slots = pages.public_slots(await run_in_threadpool(svc.load, game_id))
+    started = time.monotonic()
+    yield "retry: 3000\n\n"
+    while time.monotonic() - started < settings.sse_max_seconds:
+        if await request.is_disconnected():
+            return
+        await asyncio.sleep(settings.sse_interval)
+        current = (await run_in_threadpool(svc.meta, game_id)).head_seq
+        if current == head:
+            yield ": keep-alive\n\n"
+            continue
+        log = await run_in_threadpool(svc.store.log, game_id, head - 1)
+        head = current
+        names: set[str] = set()
+        for _, _, event in log:
+            names |= classify(event, player, gm, slots)
+        for name in sorted(names):
+            yield f"event: {name}\ndata: {current}\n\n"
+
+
+def _response(body: AsyncIterator[str]) -> StreamingResponse:
+    return StreamingResponse(body, media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+@router.get("/g/{game_id}/events")
+async def public_events(request: Request, game_id: GameId
+                        ) -> StreamingResponse:
+    return _response(stream(request, game_id, None, False))
+
+
+@router.get("/p/{token}/events")
+async def player_events(request: Request, access: PlayerAccess
+                        ) -> StreamingResponse:
+    return _response(stream(request, access.game_id, access.player, False))
+
+
+@router.get("/gm/{token}/events")
+async def gm_events(request: Request, access: GmAccess
+                    ) -> StreamingResponse:
+    return _response(stream(request, access.game_id, None, True))

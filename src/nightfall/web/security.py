@@ -1,0 +1,100 @@
+"""Who is asking: private links carry a token, the store keeps only its hash.
+
+``/p/{token}/…`` pages belong to the player holding the token, ``/gm/{token}/…`` pages to
+the game master. A token that is unknown, revoked, or of the wrong kind (a player's
+token on a GM page, or the reverse) gets the same plain 404 as a page that does not
+exist, so a wrong link reveals nothing — not even whether the game exists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from nightfall.engine.text import N_
+from nightfall.store import UnknownGame
+
+#: headers on every response: no framing, no sniffing, no referrer (the URL is a secret),
+#: scripts and styles only from this server (htmx is served from /static, no CDN)
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    ),
+}
+#: private pages are never stored by the browser or a proxy
+PRIVATE_HEADERS = {"Cache-Control": "no-store", "X-Robots-Tag": "noindex"}
+
+
+class NotFound(Exception):
+    """Answer 404 with a page that says nothing about why."""
+
+    message = N_("This page does not exist, or the link is no longer valid.")
+
+
+class Forbidden(Exception):
+    """Answer 403: the page exists but is not for this reader (now)."""
+
+    def __init__(self, message: str, **params: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Access:
+    token: str
+    game_id: str
+    player: str | None  # None: the game master
+
+    @property
+    def is_gm(self) -> bool:
+        return self.player is None
+
+
+def _resolve(request: Request, token: str) -> Access:
+    if not token or len(token) > 200:
+        raise NotFound()
+    holder = request.app.state.service.store.who_holds(token)
+    if holder is None:
+        raise NotFound()
+    game_id, player = holder
+    return Access(token, game_id, player)
+
+
+def player_access(request: Request, token: str) -> Access:
+    """Dependency: the player whose private link this is (404 for anything else)."""
+    access = _resolve(request, token)
+    if access.is_gm:
+        raise NotFound()
+    return access
+
+
+def gm_access(request: Request, token: str) -> Access:
+    """Dependency: the game master of the game (404 for anything else)."""
+    access = _resolve(request, token)
+    if not access.is_gm:
+        raise NotFound()
+    return access
+
+
+def known_game(request: Request, game_id: str) -> str:
+    """Dependency: a game id that exists (404 otherwise)."""
+    if len(game_id) > 32:
+        raise NotFound()
+    try:
+        request.app.state.service.meta(game_id)
+    except UnknownGame:
+        raise NotFound() from None
+    return game_id
+
+
+#: route parameters: the holder of a player's link, of the GM link, an existing game id
+PlayerAccess = Annotated[Access, Depends(player_access)]
+GmAccess = Annotated[Access, Depends(gm_access)]
+GameId = Annotated[str, Depends(known_game)]

@@ -1,0 +1,63 @@
+/* Nightfall: live updates (server-sent events -> htmx refresh), countdowns, copy buttons.
+   No build step; htmx is vendored next to this file. */
+(function () {
+  "use strict";
+
+  function connect() {
+    var url = document.body.dataset.events;
+    if (!url || !window.EventSource) { return; }
+    var source = new EventSource(url);
+    ["post", "phase", "notice", "change"].forEach(function (name) {
+      source.addEventListener(name, function () {
+        document.body.dataset.lastEvent = name;
+        if (window.htmx) { window.htmx.trigger(document.body, "nf:" + name); }
+      });
+    });
+    source.addEventListener("open", function () { document.body.dataset.live = "1"; });
+  }
+
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+
+  function tick() {
+    document.querySelectorAll(".countdown[data-deadline]").forEach(function (el) {
+      var left = Math.floor((Date.parse(el.dataset.deadline) - Date.now()) / 1000);
+      if (isNaN(left)) { return; }
+      if (left <= 0) { el.textContent = el.dataset.expired; el.classList.add("over"); return; }
+      var d = Math.floor(left / 86400), h = Math.floor(left % 86400 / 3600);
+      var m = Math.floor(left % 3600 / 60), s = left % 60;
+      el.textContent = (d ? d + " " + el.dataset.day + " " : "") + pad(h) + ":" + pad(m) + ":" + pad(s);
+    });
+  }
+
+  function copy(event) {
+    var button = event.target.closest("[data-copy]");
+    if (!button) { return; }
+    var source = document.querySelector(button.dataset.copy);
+    if (!source) { return; }
+    var text = source.value !== undefined ? source.value : source.textContent;
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text);
+    } else if (source.select) {
+      source.select(); document.execCommand("copy");
+    }
+    button.classList.add("copied");
+  }
+
+  function browserZone() {
+    document.querySelectorAll("[data-browser-zone]").forEach(function (input) {
+      try {
+        var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+        if (zone && !input.dataset.touched) { input.value = zone; }
+      } catch (e) { /* keep the game's zone */ }
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    connect();
+    tick();
+    setInterval(tick, 1000);
+    browserZone();
+    document.addEventListener("click", copy);
+  });
+  document.addEventListener("htmx:afterSwap", tick);
+})();

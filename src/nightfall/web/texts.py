@@ -1,0 +1,129 @@
+"""Texts of whole pages that the rule sets define: the status post (Changelings, C16.1),
+the newspaper (Island, I3.2), a plain roster otherwise; and the log as sentences."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+from nightfall.engine import Game, GameState, Ruleset, Text
+from nightfall.engine import events as ev
+from nightfall.engine.text import N_, Term
+from nightfall.web.i18n import Translator
+from nightfall.web.notices import notice_text
+from nightfall.web.pages import LogEntry, effective
+
+Gettext = Callable[[str], str]
+
+#: rule set -> (module, function, title msgid)
+PUBLIC_POSTS = {
+    "changelings": ("nightfall.rulesets.changelings.status_post", "status_post",
+                    N_("Status post")),
+    "island": ("nightfall.rulesets.island.newspaper", "newspaper", N_("Newspaper")),
+}
+
+
+def status_title(ruleset: str) -> str:
+    return PUBLIC_POSTS.get(ruleset, ("", "", N_("Status")))[2]
+
+
+def status_text(state: GameState, tr: Translator) -> str:
+    """The rule set's public status text in the reader's language."""
+    found = PUBLIC_POSTS.get(state.ruleset)
+    if found is not None:
+        try:
+            function = getattr(importlib.import_module(found[0]), found[1])
+        except (ImportError, AttributeError):
+            function = None
+        if function is not None:
+            return str(function(state, tr.gettext))
+    lines = [tr.phase(state.phase_label), ""]
+    for player in state.players.values():
+        role = tr.term("role", player.role) if (not player.alive or state.ended) else ""
+        mark = "" if player.alive else " †"
+        lines.append(f"{player.name}{mark} {role}".rstrip())
+    return "\n".join(lines)
+
+
+def log_line(event: ev.Event, ruleset: Ruleset, tr: Translator) -> str | None:
+    """One event of the log as a sentence for the reveal (``None``: shown elsewhere)."""
+    text: Text | None = None
+    if isinstance(event, ev.PhaseStarted):
+        return None
+    if isinstance(event, ev.Announced):
+        return tr.text(event.text)
+    if isinstance(event, ev.PlayerJoined):
+        text = Text(N_("{name} signs up."), {"name": event.player})
+    elif isinstance(event, ev.PlayerWithdrew):
+        text = Text(N_("{name} withdraws."), {"name": event.player})
+    elif isinstance(event, ev.RoleAssigned):
+        text = Text(N_("{name} is {role}."), {"name": event.player,
+                                              "role": Term("role", event.role)})
+    elif isinstance(event, ev.ItemGiven):
+        text = Text(N_("{name} receives the item {item}."),
+                    {"name": event.player, "item": Term("item", event.item)})
+    elif isinstance(event, ev.ItemTaken):
+        text = Text(N_("{name} loses the item {item}."),
+                    {"name": event.player, "item": Term("item", event.item)})
+    elif isinstance(event, ev.StatusChanged):
+        text = Text(N_("{name}: {status} on.") if event.present else N_("{name}: {status} off."),
+                    {"name": event.player, "status": Term("status", event.status)})
+    elif isinstance(event, ev.PlayerLeft):
+        text = Text(N_("{name} leaves the game: {cause}."),
+                    {"name": event.player, "cause": Term("cause", event.cause)})
+    elif isinstance(event, ev.Submitted):
+        text = Text(N_("{name}: {action} {targets}"),
+                    {"name": event.player, "action": Term("action", event.action),
+                     "targets": ", ".join([*event.targets, *([event.choice] if event.choice
+                                                              else [])])})
+    elif isinstance(event, ev.SubmissionWithdrawn):
+        text = Text(N_("{name} withdraws a submission."), {"name": event.player})
+    elif isinstance(event, ev.Posted):
+        text = Text(N_("{name} posts in the thread."), {"name": event.player})
+    elif isinstance(event, ev.NoticeSent):
+        return f"→ {event.player}: " + tr.text(notice_text(ruleset, dict(event.notice)))
+    elif isinstance(event, ev.RandomDrawn):
+        text = Text(N_("Chance draws {chosen} ({purpose})."),
+                    {"chosen": event.chosen, "purpose": event.purpose})
+    elif isinstance(event, ev.GmActed):
+        text = Text(N_("Game master: {action} {detail}"),
+                    {"action": event.action,
+                     "detail": " ".join(x for x in (event.target, event.detail) if x)})
+    elif isinstance(event, ev.StageClosed):
+        text = Text(N_("{phase} closes.") if not event.skipped else N_("{phase} is skipped."),
+                    {"phase": Term("phase", event.phase)})
+    elif isinstance(event, ev.GameEnded):
+        text = Text(N_("The game ends: {winner} won."),
+                    {"winner": Term("faction", event.winner)})
+    elif isinstance(event, ev.StepTraced | ev.DeadlineChanged | ev.FlagSet | ev.VotesCounted
+                    | ev.GameCreated | ev.ItemUsedChanged):
+        return None
+    return tr.text(text) if text is not None else type(event).__name__
+
+
+def log_by_phase(log: list[LogEntry], ruleset: Ruleset, tr: Translator
+                 ) -> list[tuple[str, list[str], list[ev.StepTraced]]]:
+    """The whole (effective) log grouped by phase: sentences and resolution traces."""
+    groups: list[tuple[str, list[str], list[ev.StepTraced]]] = [("signup", [], [])]
+    for _, _, event in effective(log):
+        if isinstance(event, ev.PhaseStarted):
+            groups.append((event.label, [], []))
+            continue
+        if isinstance(event, ev.StepTraced):
+            groups[-1][2].append(event)
+            continue
+        line = log_line(event, ruleset, tr)
+        if line is not None:
+            groups[-1][1].append(line)
+    return [g for g in groups if g[1] or g[2]]
+
+
+def game_title(game: Game, title: str, tr: Translator) -> str:
+    return title or tr(N_("{ruleset} game"), ruleset=tr(ruleset_name(game.state.ruleset)))
+
+
+RULESET_NAMES = {"changelings": N_("Changelings"), "island": N_("Island of Fear")}
+
+
+def ruleset_name(ruleset: str) -> str:
+    return RULESET_NAMES.get(ruleset, ruleset)

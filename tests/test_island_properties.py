@@ -1,0 +1,110 @@
+"""Property tests for Island of Fear: random legal command streams on random setups.
+
+The same invariants as for Changelings: the engine never crashes; a departed player never
+acts; the game ends exactly when a win condition holds (I1.2); a rejected command changes
+nothing; replaying the log gives an identical state.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from islandkit import NAMES, PEACEFUL_SPECIALS, all_commands, make_island_game
+from nightfall.engine import Command, Game, Rejected
+from nightfall.rulesets import get_ruleset
+from nightfall.rulesets.island import victory
+from nightfall.rulesets.island.happenings import EVENT_IDS
+from nightfall.rulesets.island.items import ITEM_IDS
+
+
+@st.composite
+def setups(draw: st.DrawFn) -> tuple[list[str], int, dict[str, object]]:
+    size = draw(st.integers(min_value=4, max_value=14))
+    wolves = draw(st.integers(min_value=1, max_value=max(1, (size - 1) // 3)))
+    extras = draw(st.lists(st.sampled_from(["half_blood", "hamster"]), max_size=2))
+    specials = draw(st.lists(st.sampled_from(PEACEFUL_SPECIALS), max_size=size))
+    roles = (["werewolf"] * wolves + extras + specials)[:size]
+    roles += ["passenger"] * (size - len(roles))
+    mafia = sum(role in ("werewolf", "half_blood") for role in roles)
+    options = {  # a setup must not be won before it starts
+        "mafia_wins_at_parity": draw(st.booleans()) and 2 * mafia < size,
+        "items_per_player": draw(st.integers(0, 2)),
+    }
+    return list(draw(st.permutations(roles))), draw(st.integers(0, 2**32)), options
+
+
+def check_invariants(game: Game) -> None:
+    state = game.state
+    result = victory.winner(state)
+    assert state.ended == (result is not None), (state.phase_label, result)
+    if result is not None:
+        assert state.winner == result[0]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setup=setups(), data=st.data())
+def test_random_island_games_keep_the_invariants(
+    setup: tuple[list[str], int, dict[str, object]], data: st.DataObject
+) -> None:
+    roles, seed, options = setup
+    game = make_island_game(roles, seed, options)
+    for _ in range(200):
+        if game.state.ended:
+            break
+        commands = all_commands(game)
+        for command in commands:
+            assert game.state.is_alive(command.by), command
+        choice = data.draw(st.integers(0, len(commands) + 3), label="move")
+        if choice == len(commands):
+            event = data.draw(st.sampled_from(EVENT_IDS), label="event")
+            game.execute(Command("event", choice=event))
+        elif choice > len(commands):
+            game.advance()
+        else:
+            game.execute(commands[choice])
+        check_invariants(game)
+    replayed = Game.from_events(get_ruleset("island"), game.events)
+    assert replayed.state == game.state
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setup=setups(), data=st.data())
+def test_rejected_island_commands_change_nothing(
+    setup: tuple[list[str], int, dict[str, object]], data: st.DataObject
+) -> None:
+    roles, seed, options = setup
+    game = make_island_game(roles, seed, options)
+    actions = sorted(
+        {"vote", "unvote", "post", "authority", "check", "heal", "witch_kill", "witch_cancel",
+         "swap_items", "recharge", "assault", "eat", "hamster_kill", "use_item",
+         "bunker_apply", "exchange_offer", "fear_pick", "pick_me_partner", "spirit_ask",
+         "event", "answer", "violation"}
+    )
+    names = [*NAMES[: len(roles)], "Nobody"]
+    for _ in range(120):
+        if game.state.ended:
+            break
+        command = Command(
+            data.draw(st.sampled_from(actions)),
+            by=data.draw(st.sampled_from(names)),
+            target=data.draw(st.sampled_from(names)),
+            targets=tuple(data.draw(st.lists(st.sampled_from(names), max_size=3))),
+            choice=data.draw(st.sampled_from([*ITEM_IDS[:4], *EVENT_IDS[:4], "yes", None])),
+            text=data.draw(st.sampled_from(["", "Да, это он", None])),
+        )
+        before_state, before_events = copy.deepcopy(game.state), len(game.events)
+        try:
+            game.execute(command)
+        except Rejected:
+            assert game.state == before_state
+            assert len(game.events) == before_events
+        else:
+            if command.action not in ("event", "answer", "violation"):
+                by = before_state.players.get(command.by or "")
+                assert by is not None and by.alive
+        if data.draw(st.integers(0, 5)) == 0:
+            game.advance()
+        check_invariants(game)

@@ -1,0 +1,319 @@
+"""Complete games in a real browser (headless Chromium, Playwright): one browser context
+per player and one for the game master, through the real pages of a real server
+(uvicorn on a free port, SQLite in a temporary file). Saves screenshots of the main
+pages into docs/screenshots/ (shown in docs/web.md)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+TIMEOUT = 15_000
+
+if not CHROMIUM.exists():
+    if os.environ.get("CI"):
+        pytest.fail("/usr/bin/chromium is missing in CI (scripts/install_chromium.sh)",
+                    pytrace=False)
+    pytestmark = pytest.mark.skip(reason="no /usr/bin/chromium (scripts/install_chromium.sh)")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    import uvicorn
+
+    from nightfall.web import Settings, create_app
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    db = tmp_path_factory.mktemp("web") / "browser.db"
+    app = create_app(Settings(database_url=f"sqlite:///{db}", secret_key="browser-tests",
+                              base_url=base, sse_interval=0.25, sse_max_seconds=60))
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                            timeout_graceful_shutdown=1)
+    instance = uvicorn.Server(config)
+    thread = threading.Thread(target=instance.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not instance.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield base
+    instance.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+class Person:
+    """One browser context: a player or the game master."""
+
+    def __init__(self, browser: Any, name: str) -> None:
+        self.name = name
+        self.context = browser.new_context(viewport={"width": 1100, "height": 900},
+                                           locale="en-GB", timezone_id="Europe/Berlin")
+        self.context.set_default_timeout(TIMEOUT)
+        self.page = self.context.new_page()
+        self.url = ""
+
+    def go(self, path: str = "") -> Any:
+        self.page.goto(self.url + path)
+        return self.page
+
+    def shot(self, name: str) -> None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def act(person: Person, action: str, label: str | None = None, path: str = "") -> None:
+    """Submit the form of ``action`` on the player's page (choosing ``label``)."""
+    page = person.go(path)
+    form = page.locator(f'form[data-action="{action}"]')
+    if label is not None:
+        form.locator("select").select_option(label=label)
+    form.locator("button[type=submit]").click()
+    page.wait_for_load_state()
+    assert page.locator("#error").count() == 0, page.locator("#error").inner_text()
+
+
+def gm_close(gm: Person) -> None:
+    page = gm.go()
+    page.locator("#close-now").click()
+    page.wait_for_load_state()
+    assert page.locator("#error").count() == 0, page.locator("#error").inner_text()
+
+
+def phase_of(person: Person) -> str:
+    return str(person.go().locator("[data-phase]").first.get_attribute("data-phase"))
+
+
+def sign_up(browser: Any, gm: Person, names: list[str], languages: dict[str, str]
+            ) -> dict[str, Person]:
+    signup_url = gm.go().locator("#signup-link").input_value()
+    players = {}
+    for name in names:
+        person = Person(browser, name)
+        page = person.page
+        page.goto(signup_url)
+        page.fill("input[name=name]", name)
+        page.fill("input[name=description]", f"{name}, a test pony")
+        page.select_option("select[name=locale]", languages.get(name, "en"))
+        page.locator("form.signup button[type=submit]").click()
+        page.wait_for_url("**/p/**")
+        person.url = page.url.split("#")[0]
+        players[name] = person
+    return players
+
+
+def deal_and_start(gm: Person, roles: dict[str, int]) -> None:
+    page = gm.go()
+    page.check("input[name=mode][value=pick]")
+    for field in page.locator("input[name^=role_]").all():
+        role = str(field.get_attribute("name")).removeprefix("role_")
+        field.fill(str(roles.get(role, 0)))
+    page.locator("form.deal button[type=submit]").click()
+    page.wait_for_load_state()
+    assert page.locator("#error").count() == 0, page.locator("#error").inner_text()
+    page.locator("#setup button[type=submit]").click()
+    page.wait_for_load_state()
+
+
+def post(person: Person, text: str) -> None:
+    page = person.go("/thread")
+    page.fill("#post-text", text)
+    page.locator("form.post-form button[type=submit]").click()
+    page.wait_for_load_state()
+
+
+def test_a_complete_changelings_game(browser: Any, server: str) -> None:
+    gm = Person(browser, "GM")
+    page = gm.page
+    page.goto(f"{server}/new?ruleset=changelings&lang=en")
+    page.fill("input[name=title]", "Browser Changelings")
+    page.select_option("select[name=locale]", "en")
+    page.locator("form.new-game button[type=submit]").click()
+    page.wait_for_url("**/gm/**")
+    gm.url = page.url.split("?")[0]
+
+    names = ["Ann", "Bob", "Cid", "Dee", "Eve"]
+    players = sign_up(browser, gm, names, {"Ann": "de"})
+    deal_and_start(gm, {"pony": 3, "changeling": 1, "researcher": 1})
+    assert phase_of(gm) == "day 1"
+
+    roles = {name: str(p.go().locator("#role").get_attribute("data-role"))
+             for name, p in players.items()}
+    assert sorted(roles.values()) == ["changeling", "pony", "pony", "pony", "researcher"]
+    changeling = next(n for n, r in roles.items() if r == "changeling")
+    researcher = next(n for n, r in roles.items() if r == "researcher")
+    ponies = [n for n, r in roles.items() if r == "pony"]
+    assert "Deine Rolle" in players["Ann"].go().content()  # Ann signed up in German
+    # a player's page never shows another's role while both are alive
+    for name, person in players.items():
+        html = person.go().content()
+        for other, role in roles.items():
+            if other != name:
+                assert f'data-role="{role}"' not in html or role == roles[name]
+
+    # day 1: posts with the role-play conventions, live updates, the leader election
+    watcher = players[ponies[0]]
+    watcher.go("/thread")
+    writer = players[researcher]
+    post(writer, "*waves* Good morning! **sleepy** ((back in 5)) //who is it?//")
+    watcher.page.locator(f'li.post[data-player="{researcher}"] em.action').wait_for()
+    for name in names:
+        if name != researcher:
+            post(players[name], f"Hello, I am {name}. *sits down*")
+    leader = ponies[1]
+    for name in names:
+        act(players[name], "elect", leader, "/thread")
+    thread = players[researcher].go("/thread")
+    assert thread.locator("li.post.vote").count() == len(names)
+    assert thread.locator("em.action").count() >= len(names)
+    players[researcher].shot("thread")
+
+    gm_close(gm)  # the deadline, closed by the game master
+    assert phase_of(gm) == "night 1/1"
+    assert "elected leader" in gm.go().content()
+    assert players["Eve"].go("/thread").locator("#thread-closed").count() == 1
+
+    # night 1: the researcher looks first, then the changeling abducts (early close)
+    victim = ponies[0]
+    act(players[researcher], "investigate", changeling)
+    gm.go().locator("#preview").wait_for()
+    act(players[changeling], "abduct", victim)
+    assert phase_of(gm) == "day 2"
+    page = players[researcher].go()
+    expected = (f"Dein Blick auf {changeling} verrät: Changeling." if researcher == "Ann"
+                else f"Your look at {changeling} reveals: Changeling.")  # Ann reads German
+    assert expected in page.content()
+    assert players[victim].go("/thread").locator("#thread-closed").count() == 1
+    assert "abducted" in players[victim].go().content() or "entführt" in (
+        players[victim].go().content())
+
+    # day 2: everybody left votes the changeling out
+    for name in names:
+        if name == victim:
+            continue
+        target = changeling if name != changeling else researcher
+        act(players[name], "vote", target, "/thread")
+    players[researcher].go()
+    players[researcher].shot("player")
+    gm.go()
+    gm.shot("gm-dashboard")
+    gm_close(gm)
+    assert phase_of(gm) == "ended"
+    assert "the ponies won" in gm.go().content()
+
+    # the status post and the full reveal, seen by everybody
+    status = gm.go().locator("a", has_text="Status post").first
+    status.click()
+    gm.page.wait_for_load_state()
+    assert "leader election... finished" in gm.page.content()
+    gm.shot("status-post")
+    for person in [gm, *players.values()]:
+        reveal = person.page
+        reveal.goto(gm.url.split("/gm/")[0] + "/g/" + _game_id(gm) + "/reveal?lang=en")
+        assert reveal.locator("#roles tbody tr").count() == len(names)
+        assert "Step 1:" in reveal.content()
+    players["Ann"].shot("reveal")
+    for person in [gm, *players.values()]:
+        person.context.close()
+
+
+def island_ready() -> bool:
+    try:
+        from nightfall.rulesets import RULESET_IDS, get_ruleset
+        from nightfall.rulesets.island.newspaper import newspaper  # noqa: F401
+
+        return "island" in RULESET_IDS and get_ruleset("island").id == "island"
+    except Exception:
+        return False
+
+
+@pytest.mark.skipif(not island_ready(), reason="the Island rule set is not there yet")
+def test_a_complete_island_game(browser: Any, server: str) -> None:
+    gm = Person(browser, "GM")
+    page = gm.page
+    page.goto(f"{server}/new?ruleset=island&lang=en")
+    page.fill("input[name=title]", "Browser Island")
+    page.select_option("select[name=locale]", "en")
+    page.fill("input[name=seed]", "11")
+    page.uncheck("input[name=opt_random_events]")
+    page.fill("input[name=opt_items_per_player]", "1")
+    page.locator("form.new-game button[type=submit]").click()
+    page.wait_for_url("**/gm/**")
+    gm.url = page.url.split("?")[0]
+
+    names = ["Ann", "Bob", "Cid", "Dee", "Eve"]
+    players = sign_up(browser, gm, names, {"Dee": "ru"})
+    deal_and_start(gm, {"werewolf": 1, "seer": 1, "passenger": 3})
+    assert phase_of(gm) == "day 1/1"
+    roles = {name: str(p.go().locator("#role").get_attribute("data-role"))
+             for name, p in players.items()}
+    werewolf = next(n for n, r in roles.items() if r == "werewolf")
+    seer = next(n for n, r in roles.items() if r == "seer")
+    for person in players.values():
+        assert person.go().locator("#items li").count() == 1  # one item each
+    assert "Твоя роль" in players["Dee"].go().content()
+
+    for day in range(1, 5):
+        alive = [n for n in names if players[n].go().locator(".departed").count() == 0]
+        for name in alive:
+            post(players[name], f"Day {day}: *looks around* I am {name}.")
+        gm_close(gm)  # 13:00: the first stage ends
+        assert phase_of(gm) == f"day {day}/2"
+        if seer in alive:
+            act(players[seer], "check", werewolf)
+        victims = [n for n in alive if n not in (werewolf, seer)]
+        if victims:
+            act(players[werewolf], "eat", victims[0])
+        for name in alive:
+            if name != werewolf:
+                act(players[name], "vote", werewolf)
+        if day == 1:
+            players[seer].go()
+            players[seer].shot("island-player")
+            gm.go()
+            gm.shot("island-gm-dashboard")
+        gm_close(gm)  # 21:00: the vote and the night
+        if phase_of(gm) == "ended":
+            break
+    assert phase_of(gm) == "ended"
+    newspaper = gm.go().locator("a", has_text="Newspaper").first
+    newspaper.click()
+    gm.page.wait_for_load_state()
+    assert "The Island Newspaper" in gm.page.content()
+    gm.shot("newspaper")
+    for person in [gm, *players.values()]:
+        person.page.goto(server + "/g/" + _game_id(gm) + "/reveal?lang=en")
+        assert person.page.locator("#roles tbody tr").count() == len(names)
+    for person in [gm, *players.values()]:
+        person.context.close()
+
+
+def _game_id(gm: Person) -> str:
+    return str(gm.go().locator("code").first.inner_text())
