@@ -112,8 +112,8 @@ class Changelings(RulesetBase):
                 ctx.notify(stalker, "athlete", name=athlete)
         in_play = sorted({p.role for p in state.players.values() if p.role}, key=_role_order)
         ctx.announce(
-            N_("The game begins with {count} players and {changelings} changelings. Roles in "
-               "play: {roles}."),
+            N_("The game begins. Players: {count}; changelings among them: {changelings}. "
+               "Roles in play: {roles}."),
             count=len(state.players), changelings=len(team),
             roles=tuple(Term("role", r) for r in in_play),
         )
