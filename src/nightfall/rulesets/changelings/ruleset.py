@@ -128,7 +128,7 @@ class Changelings(RulesetBase):
             else:
                 ctx.announce(N_("Day {number} begins. The thread is open."), number=phase.number)
         elif phase.kind == NIGHT and phase.stage == 1:
-            ctx.announce(N_("Night {number} falls. The thread is closed until morning (C2.8)."),
+            ctx.announce(N_("Night {number} falls. The thread is closed until morning."),  # C2.8
                          number=phase.number)
         elif phase.kind == ENDED:
             ctx.announce(N_("The game is over: {winner} won. Winners: {names}."),

@@ -129,8 +129,8 @@ class Island(RulesetBase):
         if command.action == "authority" and memory.authority_key(actor) not in state.flags:
             ctx.flag(memory.authority_key(actor), state.phase.number)
             ctx.emit(StatusChanged(actor, REVEALED, True))
-            ctx.announce(N_("{name} reveals himself: he is the {role} and takes a vote today "
-                            "(I2.4)."), name=actor, role=Term("role", "authority"))
+            ctx.announce(N_("{name} reveals himself: he is the {role} and takes a vote "
+                            "today."), name=actor, role=Term("role", "authority"))  # I2.4
         elif command.action == "spirit_ask":
             ctx.flag(memory.SPIRIT, {"asker": actor, "text": (command.text or "").strip(),
                                      "answer": None})
