@@ -1,12 +1,14 @@
 """Complete games in a real browser (headless Chromium, Playwright): one browser context
 per player and one for the game master, through the real pages of a real server
-(uvicorn on a free port, SQLite in a temporary file). Saves screenshots of the main
-pages into docs/screenshots/ (shown in docs/web.md)."""
+(uvicorn on a free port, SQLite in a temporary file). Takes screenshots of the main
+pages; with ``NIGHTFALL_UPDATE_SCREENSHOTS=1`` they replace docs/screenshots/ (shown in
+docs/web.md), otherwise they go to a temporary folder so a test run leaves the tree clean."""
 
 from __future__ import annotations
 
 import os
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -20,7 +22,9 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+DOC_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SHOTS = (DOC_SHOTS if os.environ.get("NIGHTFALL_UPDATE_SCREENSHOTS") == "1"
+         else Path(tempfile.mkdtemp(prefix="nightfall-shots-")))
 TIMEOUT = 15_000
 
 if not CHROMIUM.exists():
