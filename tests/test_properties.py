@@ -18,7 +18,9 @@ from nightfall.engine import Command, Game, Rejected
 from nightfall.rulesets import get_ruleset
 from nightfall.rulesets.changelings import victory
 
-AFTER_LEAVING = {"drama_chase", "successor"}
+#: C2.7: a departed drama queen still chases (or, by ``pass``, declines to: the stage awaits
+#: her answer), a departed leader still names his successor
+AFTER_LEAVING = {"drama_chase", "successor", "pass"}
 
 
 @st.composite

@@ -36,3 +36,25 @@ class Command:
     @property
     def is_gm(self) -> bool:
         return self.action in GM_ACTIONS
+
+
+_MADE: dict[tuple[str, str | None, tuple[str, ...], str | None, str | None], Command] = {}
+_MADE_LIMIT = 50_000
+
+
+def make_command(action: str, by: str | None, targets: tuple[str, ...] = (),
+                 choice: str | None = None, text: str | None = None) -> Command:
+    """The command with these fields, shared: legal-command lists build the same few
+    commands over and over, and a frozen dataclass costs more to build than to look up.
+    One target is given as ``target`` (as people write it), two or more as ``targets``."""
+    key = (action, by, targets, choice, text)
+    command = _MADE.get(key)
+    if command is None:
+        if len(_MADE) >= _MADE_LIMIT:  # names differ from game to game: stay bounded
+            _MADE.clear()
+        if len(targets) == 1:
+            command = Command(action, by, target=targets[0], choice=choice, text=text)
+        else:
+            command = Command(action, by, targets=targets, choice=choice, text=text)
+        _MADE[key] = command
+    return command

@@ -19,7 +19,7 @@ from nightfall.engine.errors import Rejected, SetupError
 from nightfall.engine.phase import ENDED, SETUP, SIGNUP, Phase
 from nightfall.engine.rng import draw_index
 from nightfall.engine.ruleset import Ruleset, Step
-from nightfall.engine.state import GameState, apply
+from nightfall.engine.state import APPLIERS, GameState, apply
 from nightfall.engine.text import N_, Term, Text
 
 
@@ -107,9 +107,9 @@ class Game:
         #: the log since ``base_seq`` (all of it unless loaded from a snapshot)
         self.events: list[ev.Event] = []
         self.base_seq = 0
-        self._base: bytes = pickle.dumps(GameState())
-        #: (log position, event) of the events that count after every undo so far
-        self._effective: list[tuple[int, ev.Event]] = []
+        #: the pickled state at ``base_seq`` (``None``: the empty state of a new game), the
+        #: start of a rollback or an undo; never touched while commands succeed
+        self._base: bytes | None = None
 
     # -- construction -----------------------------------------------------------------
     @classmethod
@@ -156,19 +156,35 @@ class Game:
         return self.base_seq + len(self.events)
 
     def _record(self, event: ev.Event) -> None:
-        position = self.seq
-        if isinstance(event, ev.RolledBack):
-            if event.to_seq < self.base_seq:
-                raise ValueError("undo reaches behind the snapshot: load the whole log")
-            self._effective = [(s, e) for s, e in self._effective if s < event.to_seq]
-            self.state = pickle.loads(self._base)
-            for _, kept in self._effective:
-                apply(self.state, kept)
-            self.events.append(event)
+        """Fold one event into the state and append it to the log: the hot path of every
+        game, so it does nothing else (an undo is the rare exception)."""
+        if type(event) is ev.RolledBack:
+            self._undo_to(event)
             return
-        self._effective.append((position, event))
-        apply(self.state, event)
+        APPLIERS[type(event)](self.state, event)
         self.events.append(event)
+
+    def _undo_to(self, event: ev.RolledBack) -> None:
+        if event.to_seq < self.base_seq:
+            raise ValueError("undo reaches behind the snapshot: load the whole log")
+        kept = [e for s, e in self._effective() if s < event.to_seq]
+        self.state = self._base_state()
+        for earlier in kept:
+            apply(self.state, earlier)
+        self.events.append(event)
+
+    def _base_state(self) -> GameState:
+        return pickle.loads(self._base) if self._base is not None else GameState()
+
+    def _effective(self) -> list[tuple[int, ev.Event]]:
+        """(log position, event) of the events that count after every undo so far."""
+        effective: list[tuple[int, ev.Event]] = []
+        for position, event in enumerate(self.events, self.base_seq):
+            if isinstance(event, ev.RolledBack):
+                effective = [(s, e) for s, e in effective if s < event.to_seq]
+            else:
+                effective.append((position, event))
+        return effective
 
     # -- sign-up and setup ------------------------------------------------------------
     def join(self, name: str, description: str = "") -> None:
@@ -310,7 +326,7 @@ class Game:
         if len(self.events) == mark:
             return
         kept = self.events[:mark]
-        self.state, self.events, self._effective = pickle.loads(self._base), [], []
+        self.state, self.events = self._base_state(), []
         for event in kept:
             self._record(event)
 
@@ -320,12 +336,11 @@ class Game:
         Appends a :class:`RolledBack` event, so the audit trail keeps what was undone;
         the deadline is cleared (the GM closes or extends the stage again by hand).
         """
-        closes = [s for s, e in self._effective if isinstance(e, ev.StageClosed)]
+        closes = [(s, e) for s, e in self._effective() if isinstance(e, ev.StageClosed)]
         if not closes:
             raise Rejected(N_("There is nothing to undo."))
-        target = closes[-1]
-        label = next(e.phase for s, e in self._effective if s == target
-                     and isinstance(e, ev.StageClosed))
+        target, closed = closes[-1]
+        label = closed.phase
         mark = len(self.events)
         try:
             self._record(ev.RolledBack(target, label))

@@ -7,14 +7,14 @@ property tests check by comparing with ``==``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from nightfall.engine import events as ev
 from nightfall.engine.phase import ENDED, SIGNUP, Phase
-from nightfall.engine.text import Text
+from nightfall.engine.text import Text, to_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +101,18 @@ class GameState:
     winner: str | None = None
     winners: tuple[str, ...] = ()
     draws: int = 0
+    #: data derived from the fields above that projections keep between calls (see
+    #: :func:`public_record`); never folded, compared, copied or pickled
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        data = dict(self.__dict__)
+        data.pop("memo", None)
+        return data
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__dict__.update(data)
+        self.memo = {}
 
     # -- read helpers used by rule sets -------------------------------------------------
     @property
@@ -133,6 +145,25 @@ class GameState:
 
     def submissions_in(self, slot: str) -> list[Submission]:
         return [s for (_, s_slot), s in self.submissions.items() if s_slot == slot]
+
+
+def public_record(state: GameState) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The announcements and the thread posts as plain data, for every projection.
+
+    Every player's view shows them all, and bots ask for a view on every turn: converting
+    the whole history each time made views quadratic in the game's length. Both lists only
+    grow (an undo or a rollback builds a new state), so each entry is converted once and
+    kept in ``state.memo``; the lists returned are new, their entries shared (views are
+    read, never written).
+    """
+    memo = state.memo
+    announcements: list[dict[str, Any]] = memo.setdefault("announcements", [])
+    for a in state.announcements[len(announcements):]:
+        announcements.append({"phase": a.phase, "text": to_data(a.text)})
+    thread: list[dict[str, Any]] = memo.setdefault("thread", [])
+    for p in state.thread[len(thread):]:
+        thread.append({"player": p.player, "phase": p.phase, "text": p.text})
+    return list(announcements), list(thread)
 
 
 Applier = Callable[[GameState, Any], None]
@@ -298,6 +329,10 @@ def _rolled_back(state: GameState, e: ev.RolledBack) -> None:
 @_applies(ev.GmActed)
 def _gm(state: GameState, e: ev.GmActed) -> None:
     """GM acts are audit records; their effects come as separate events."""
+
+
+#: event type -> its fold function (``Game._record`` calls it directly: one call less per event)
+APPLIERS: Mapping[type[ev.Event], Applier] = _APPLIERS
 
 
 def apply(state: GameState, event: ev.Event) -> None:

@@ -41,12 +41,21 @@ def disguise_key(player: str) -> str:
 
 def partner_key(player: str) -> str:
     """C8 this player's lover."""
-    return f"c.partner:{player}"
+    key = _PARTNER_KEYS.get(player)
+    if key is None:
+        if len(_PARTNER_KEYS) > 10_000:  # names differ from game to game: stay bounded
+            _PARTNER_KEYS.clear()
+        key = _PARTNER_KEYS[player] = f"c.partner:{player}"
+    return key
+
+
+#: partner keys by player: asked for each target of every vote in the legal lists
+_PARTNER_KEYS: dict[str, str] = {}
 
 
 def partner_of(state: GameState, player: str) -> str | None:
     value: Any = state.flags.get(partner_key(player))
-    return str(value) if value is not None else None
+    return None if value is None else value if type(value) is str else str(value)
 
 
 def attack(state: GameState) -> dict[str, str] | None:

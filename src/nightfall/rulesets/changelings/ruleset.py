@@ -6,12 +6,13 @@ from collections.abc import Mapping
 from datetime import time
 from typing import Any
 
-from nightfall.engine import N_, Command, Context, DeadlineRule, GameState, Phase, Preset, Rejected
+from nightfall.engine import N_, Command, Context, DeadlineRule, GameState, Phase, Preset
 from nightfall.engine import Ruleset as RulesetBase
 from nightfall.engine.events import Posted, SubmissionWithdrawn, Submitted
 from nightfall.engine.phase import DAY, ENDED, NIGHT
 from nightfall.engine.text import Term, Text
 from nightfall.rulesets.changelings import (
+    awaiting,
     day,
     departures,
     memory,
@@ -21,33 +22,17 @@ from nightfall.rulesets.changelings import (
     victory,
     view,
 )
-from nightfall.rulesets.changelings.abilities import current_leader, validate
+from nightfall.rulesets.changelings.abilities import validate
+from nightfall.rulesets.changelings.awaiting import current_leader
 from nightfall.rulesets.changelings.roles import (
     ATHLETE,
-    BLACK_RAVEN,
-    DRAMA_QUEEN,
     FACTIONS,
-    LIAR,
-    LOVE_POTION,
     LOVER,
-    NIGHT_OWL,
-    PINKIE_SENSE,
-    QUEEN,
-    RESEARCHER,
     ROLES,
     SHIELD,
     STALKER,
     is_changeling_side,
 )
-
-#: C2.3: the stage-2 abilities each role is awaited for.
-_STAGE_TWO_SLOTS = {
-    RESEARCHER: "investigate",
-    QUEEN: "scry",
-    LIAR: "disguise",
-    BLACK_RAVEN: "letter",
-    NIGHT_OWL: "visit",
-}
 
 
 class Changelings(RulesetBase):
@@ -155,11 +140,8 @@ class Changelings(RulesetBase):
             departures.install_leader(ctx, command.target or "", actor)  # C5.4, C2.7
 
     def _pass(self, ctx: Context, command: Command) -> None:
-        awaited = self.awaiting_inputs(ctx.state) or set()
-        slots = sorted(slot for player, slot in awaited if player == command.by)
-        if not slots:
-            raise Rejected(N_("Nothing is awaited from you right now."))
-        for slot in slots:
+        validate(ctx.state, command)
+        for slot in awaiting.awaited_slots(ctx.state, command.by or ""):
             ctx.emit(Submitted(command.by or "", "pass", slot))
 
     def resolve(self, ctx: Context) -> None:
@@ -200,53 +182,7 @@ class Changelings(RulesetBase):
 
     def awaiting_inputs(self, state: GameState) -> set[tuple[str, str]] | None:
         """C2.3: the inputs a stage waits for before it may close early."""
-        phase = state.phase
-        wanted: set[tuple[str, str]] = set()
-        if phase.kind == DAY:
-            if phase.stage == 1:
-                return None  # days never close early
-            leader = current_leader(state)
-            if leader is not None:
-                wanted.add((leader, "tiebreak"))
-        elif phase.kind == NIGHT and phase.stage == 1:
-            for name in state.alive():
-                role = state.players[name].role
-                if is_changeling_side(role):
-                    wanted.add((name, "kill"))
-                elif role == SHIELD:
-                    wanted.add((name, "shield"))
-        elif phase.kind == NIGHT:
-            wanted |= self._stage_two_awaited(state)
-        return {key for key in wanted if key not in state.submissions}
-
-    def _stage_two_awaited(self, state: GameState) -> set[tuple[str, str]]:
-        wanted: set[tuple[str, str]] = set()
-        attack = memory.attack(state)
-        for name in state.alive():
-            role = state.players[name].role or ""
-            if role in _STAGE_TWO_SLOTS:
-                wanted.add((name, _STAGE_TWO_SLOTS[role]))
-            elif role == LOVE_POTION and state.phase.number == 1:
-                wanted.add((name, "love"))
-            elif role == PINKIE_SENSE:
-                can_save = attack is not None and not state.flags.get(
-                    memory.pinkie_save_used_key(name))
-                if can_save or not state.flags.get(memory.pinkie_chase_used_key(name)):
-                    wanted.add((name, "pinkie"))
-        leaving = list(memory.names(state, memory.DRAMA_DUE))
-        if attack is not None and attack["action"] == "abduct":
-            leaving.append(attack["target"])
-        for queen in leaving:
-            if state.players[queen].role != DRAMA_QUEEN:
-                continue
-            choice = state.submission(queen, "drama")
-            valid = choice is not None and (
-                choice.action == "pass"
-                or (state.is_alive(choice.target) and choice.target != queen)
-            )
-            if not valid:
-                wanted.add((queen, "drama"))
-        return wanted
+        return awaiting.awaiting_inputs(state)
 
     def leader(self, state: GameState) -> str | None:
         return current_leader(state)
@@ -268,7 +204,7 @@ class Changelings(RulesetBase):
         return view.project(state, None, gm=True)
 
     def legal_commands(self, state: GameState, player: str) -> list[Command]:
-        return view.legal_commands(state, player, self.awaiting_inputs(state))
+        return view.legal_commands(state, player)
 
     # -- setup --------------------------------------------------------------------------
     def presets(self) -> Mapping[str, Preset]:

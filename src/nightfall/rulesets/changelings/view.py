@@ -8,20 +8,15 @@ until the game ends. The GM's view (``player=None`` with ``gm=True``) sees every
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Any
 
-from nightfall.engine import Command, GameState, Rejected
+from nightfall.engine import Command, GameState
+from nightfall.engine.state import public_record
 from nightfall.engine.text import to_data
 from nightfall.rulesets.changelings import memory
-from nightfall.rulesets.changelings.abilities import (
-    ABILITIES,
-    check_actor,
-    current_leader,
-    validate,
-)
+from nightfall.rulesets.changelings.abilities import BOOK
+from nightfall.rulesets.changelings.awaiting import current_leader
 from nightfall.rulesets.changelings.roles import (
-    DISGUISES,
     LIAR,
     LOVER,
     PUBLIC_STATUSES,
@@ -56,6 +51,7 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
                 "statuses": statuses,
             }
         )
+    announcements, thread = public_record(state)
     view: dict[str, Any] = {
         "ruleset": state.ruleset,
         "phase": state.phase_label,
@@ -66,10 +62,8 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
             slot: {s.player: s.target for s in state.submissions_in(slot)} for slot in PUBLIC_SLOTS
         },
         "last_votes": dict(state.last_votes),
-        "announcements": [
-            {"phase": a.phase, "text": to_data(a.text)} for a in state.announcements
-        ],
-        "thread": [{"player": p.player, "phase": p.phase, "text": p.text} for p in state.thread],
+        "announcements": announcements,
+        "thread": thread,
         "winner": state.winner,
         "winners": list(state.winners),
     }
@@ -110,37 +104,9 @@ def _trace(step: Any) -> dict[str, Any]:
     }
 
 
-def legal_commands(state: GameState, player: str, awaiting: set[tuple[str, str]] | None
-                   ) -> list[Command]:
-    """Every command ``player`` could submit now (the same door for bots and people)."""
-    if state.ended or player not in state.players:
+def legal_commands(state: GameState, player: str) -> list[Command]:
+    """Every command ``player`` could submit now (the same door for bots and people):
+    exactly what the command path accepts, by the same checks (``abilities.py``)."""
+    if state.ended:
         return []
-    alive = state.alive()
-    found: list[Command] = []
-    for ability in ABILITIES.values():
-        try:  # cheap checks first: most abilities are not this player's, or not now
-            check_actor(state, ability, Command(ability.action, by=player))
-        except Rejected:
-            continue
-        candidates: list[Command]
-        if ability.action == "pass":
-            if awaiting and any(p == player for p, _ in awaiting):
-                candidates = [Command("pass", by=player)]
-            else:
-                candidates = []
-        elif ability.action == "disguise":
-            candidates = [Command("disguise", by=player, choice=r) for r in sorted(DISGUISES)]
-        elif ability.targets == 0:
-            candidates = [Command(ability.action, by=player)]
-        elif ability.targets == 2:
-            candidates = [Command(ability.action, by=player, targets=pair)
-                          for pair in combinations(alive, 2)]
-        else:
-            candidates = [Command(ability.action, by=player, target=t) for t in alive]
-        for command in candidates:
-            try:
-                validate(state, command)
-            except Rejected:
-                continue
-            found.append(command)
-    return found
+    return BOOK.legal_commands(state, player, state.alive())

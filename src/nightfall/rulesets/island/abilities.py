@@ -4,15 +4,30 @@ All moves are made by day (I6.2: the last submission of a kind counts). A comman
 rejected at once when the player can know it is invalid (a dead target, a used-up
 ability, a vote for a handcuffed neighbour, an ``eat`` under the lunar eclipse); what
 depends on later or hidden facts (a totem vote, a palms-bloom slip, a love note used after
-the vote) is accepted and lost at 21:00. ``validate`` is pure; the legal-command list
-uses it too.
+the vote) is accepted and lost at 21:00. Each ability lists its checks once (see
+:mod:`nightfall.engine.abilities`): the same predicates accept commands (``validate``)
+and list the legal commands (bots and the web page use the same list).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from itertools import combinations
 
-from nightfall.engine import N_, Command, GameState, Rejected, Term
+from nightfall.engine import N_, Command, GameState, Term, Text
+from nightfall.engine.abilities import (
+    ANY,
+    Ability,
+    AbilityBook,
+    ActorCheck,
+    Candidates,
+    Check,
+    OnCommand,
+    OnTarget,
+    has_role,
+    refusal,
+)
+from nightfall.engine.commands import make_command
 from nightfall.engine.phase import DAY
 from nightfall.engine.text import TermNames
 from nightfall.rulesets.island import memory
@@ -22,6 +37,7 @@ from nightfall.rulesets.island.happenings import (
     FEAR,
     FULL_MOON,
     LUNAR_ECLIPSE,
+    MAGNETIC_STORM,
     MYSTIC_LIGHT,
     PICK_ME,
     SPIRIT,
@@ -51,45 +67,7 @@ from nightfall.rulesets.island.voting import forbidden_by_love_note, voiceless_r
 ANY_STAGE = "any_stage"
 STAGE_ONE = "stage_one"  # event applications close at 13:00 (I7 stage 1 step 1)
 
-
-@dataclass(frozen=True, slots=True)
-class Ability:
-    action: str
-    rule: str
-    slot: str
-    roles: frozenset[str] | None  # None: every living player
-    when: str = ANY_STAGE
-    targets: int = 1  # -1: one or more (vote, eat)
-    self_target: bool = True
-    event: str | None = None  # only on a day with this event
-
-
-ABILITIES: dict[str, Ability] = {
-    a.action: a
-    for a in (
-        Ability("vote", "I6.3", "vote", None, targets=-1),
-        Ability("unvote", "I6.2", "vote", None, targets=0),
-        Ability("post", "I5", "", None, targets=0),
-        Ability("authority", "I2.4", "authority", frozenset({AUTHORITY}), self_target=False),
-        Ability("check", "I2.1", "check", frozenset({SEER}), self_target=False),
-        Ability("heal", "I2.2", "heal", frozenset({NURSE})),
-        Ability("witch_kill", "I2.5", "witch", frozenset({WITCH}), self_target=False),
-        Ability("witch_cancel", "I2.5", "witch", frozenset({WITCH}), targets=0),
-        Ability("swap_items", "I2.6", "sleepwalk", frozenset({SLEEPWALKER}), targets=2),
-        Ability("recharge", "I2.6", "sleepwalk", None),
-        Ability("assault", "I2.7", "assault", frozenset({MANIAC}), self_target=False),
-        Ability("eat", "I2.8", "eat", frozenset({WEREWOLF}), targets=-1),
-        Ability("hamster_kill", "I2.9", "hamster", frozenset({HAMSTER}), self_target=False),
-        Ability("use_item", "I4", "item", None, self_target=False),
-        Ability("bunker_apply", "I5", "bunker", None, STAGE_ONE, targets=0, event=BUNKER),
-        Ability("exchange_offer", "I5", "exchange", None, STAGE_ONE, self_target=False,
-                event=EXCHANGE),
-        Ability("fear_pick", "I6.5", "fear", None, event=FEAR),
-        Ability("pick_me_partner", "I5", "pick_me", None, STAGE_ONE, self_target=False,
-                event=PICK_ME),
-        Ability("spirit_ask", "I5", "spirit", None, STAGE_ONE, targets=0, event=SPIRIT),
-    )
-}
+__all__ = ["ABILITIES", "BOOK", "Ability", "slot_of", "validate"]
 
 
 def slot_of(command: Command) -> str:
@@ -106,86 +84,82 @@ def is_mystic_recharge_of(command: Command) -> bool:
 
 
 def validate(state: GameState, command: Command) -> str:
-    """Accept ``command`` (return its slot) or raise :class:`Rejected`."""
-    ability = ABILITIES.get(command.action)
-    if ability is None:
-        raise Rejected(N_("Unknown command {action}."), action=command.action)
-    check_actor(state, ability, command)
-    targets = _check_targets(state, command, ability)
-    _SPECIFIC[command.action](state, command, targets)
+    """Accept ``command`` (return its slot) or raise :class:`Rejected` with the first
+    reason that refuses it."""
+    BOOK.check(state, command)
     return slot_of(command)
 
 
-def check_actor(state: GameState, ability: Ability, command: Command) -> None:
-    """The checks that do not depend on the targets: who acts, and when."""
-    actor = command.by
-    if actor is None or actor not in state.players:
-        raise Rejected(N_("There is no player called {name}."), name=actor)
-    me = state.players[actor]
-    if not me.alive:
-        raise Rejected(N_("You have left the game and can no longer act."))
-    if ability.roles is not None and me.role not in ability.roles:
-        raise Rejected(
-            N_("“{action}” is not an ability of your role."), action=Term("action", command.action)
-        )
-    phase = state.phase
-    if phase.kind != DAY or (ability.when == STAGE_ONE and phase.stage != 1):
-        raise Rejected(
-            N_("{action} is not possible now ({phase})."),
-            action=Term("action", command.action), phase=Term("phase", state.phase_label),
-        )
-    if ability.event is not None and memory.today_event(state) != ability.event:
-        raise Rejected(N_("{action} is possible only on a day of the event {event}."),
-                       action=Term("action", command.action), event=Term("event", ability.event))
+# -- who may act, and when ------------------------------------------------------------------
+def _alive(state: GameState, ability: Ability, actor: str) -> Text | None:
+    if not state.players[actor].alive:
+        return refusal(N_("You have left the game and can no longer act."))
+    return None
 
 
-def _check_targets(state: GameState, command: Command, ability: Ability) -> tuple[str, ...]:
-    targets = command.all_targets
-    if ability.targets == 0 and command.action != "recharge":
-        return ()
-    if command.action == "recharge" and not targets:
-        return ()
-    if ability.targets == -1:
-        if not targets:
-            raise Rejected(N_("Name at least one player."))
-    elif len(targets) != ability.targets:
-        if ability.targets == 2:
-            raise Rejected(N_("Name two different players."))
-        raise Rejected(N_("Name exactly one player."))
-    for target in targets:
-        if target not in state.players:
-            raise Rejected(N_("There is no player called {name}."), name=target)
-        if not state.players[target].alive:
-            raise Rejected(N_("{name} is no longer in the game."), name=target)
-    if not ability.self_target and command.by in targets:
-        raise Rejected(N_("Choose another player than yourself."))
-    return targets
+def _stage(when: str) -> ActorCheck:
+    def in_stage(state: GameState, ability: Ability, actor: str) -> Text | None:
+        phase = state.phase
+        if phase.kind != DAY or (when == STAGE_ONE and phase.stage != 1):
+            return Text(N_("{action} is not possible now ({phase})."),
+                        {"action": Term("action", ability.action),
+                         "phase": Term("phase", state.phase_label)})
+        return None
+
+    return in_stage
 
 
-def _vote(state: GameState, command: Command, targets: tuple[str, ...]) -> None:
-    """I6.3, I2.7, I4: who may vote, for whom, with how many votes."""
-    actor = command.by or ""
+def _on_event(event: str) -> ActorCheck:
+    def event_today(state: GameState, ability: Ability, actor: str) -> Text | None:
+        if memory.today_event(state) != event:
+            return Text(N_("{action} is possible only on a day of the event {event}."),
+                        {"action": Term("action", ability.action),
+                         "event": Term("event", event)})
+        return None
+
+    return event_today
+
+
+# -- the checks of each ability (I2, I4, I5, I6) -------------------------------------------
+def _has_voice(state: GameState, ability: Ability, actor: str) -> Text | None:
+    """I6.3, I2.7, I4: who may vote at all today."""
     reason = voiceless_reason(state, actor)
     if reason is not None:
-        raise Rejected(N_("You are {status} and cannot vote today."),
-                       status=Term("status", reason))
-    count = vote_count(state, actor)
-    if len(targets) > count:
-        raise Rejected(N_("You have {count} vote(s) today; name at most that many players."),
-                       count=count)
-    if memory.today_event(state) == FEAR:
-        return  # I5: under fear the vote elects the leader; items change nothing
-    if items_work(state) and holds(state, actor, HANDCUFFS):
-        near = [t for t in targets if t in neighbours(state, actor)]
-        if near:
-            raise Rejected(N_("Your handcuffs forbid a vote for your neighbour {name} (I4)."),
-                           name=near[0])
-    for target in targets:
-        if items_work(state) and (
-            forbidden_by_love_note(state, actor, target) or _own_note(state, actor) == target
-        ):
-            raise Rejected(N_("A love note forbids votes between you and {name} (I4)."),
-                           name=target)
+        return Text(N_("You are {status} and cannot vote today."),
+                    {"status": Term("status", reason)})
+    return None
+
+
+def _votes_left(state: GameState, ability: Ability, command: Command) -> Text | None:
+    count = vote_count(state, command.by or "")
+    if len(command.all_targets) > count:
+        return Text(N_("You have {count} vote(s) today; name at most that many players."),
+                    {"count": count})
+    return None
+
+
+def _items_bind(state: GameState) -> bool:
+    """I5: under fear the vote elects the leader; items change nothing (and nothing works
+    under the magnetic storm, see ``items_work``)."""
+    event = memory.today_event(state)
+    return event != FEAR and event != MAGNETIC_STORM
+
+
+def _not_cuffed_to(state: GameState, ability: Ability, actor: str, target: str) -> Text | None:
+    if _items_bind(state) and holds(state, actor, HANDCUFFS) and target in neighbours(
+            state, actor):
+        return Text(N_("Your handcuffs forbid a vote for your neighbour {name} (I4)."),
+                    {"name": target})
+    return None
+
+
+def _no_love_note(state: GameState, ability: Ability, actor: str, target: str) -> Text | None:
+    if _items_bind(state) and (
+        forbidden_by_love_note(state, actor, target) or _own_note(state, actor) == target
+    ):
+        return Text(N_("A love note forbids votes between you and {name} (I4)."),
+                    {"name": target})
+    return None
 
 
 def _own_note(state: GameState, actor: str) -> str | None:
@@ -194,139 +168,220 @@ def _own_note(state: GameState, actor: str) -> str | None:
     return sub.target if sub is not None else None
 
 
-def _unvote(state: GameState, command: Command, targets: tuple[str, ...]) -> None:
-    if state.submission(command.by or "", "vote") is None:
-        raise Rejected(N_("You have no vote to withdraw."))
+def _vote_candidates(state: GameState, ability: Ability, actor: str, targets: Sequence[str]
+                     ) -> list[Command]:
+    """One player, or two different ones for a player with two votes or more."""
+    found = [make_command("vote", actor, (t,)) for t in targets]
+    if vote_count(state, actor) >= 2:
+        found += [make_command("vote", actor, pair) for pair in combinations(targets, 2)]
+    return found
 
 
-def _post(state: GameState, command: Command, targets: tuple[str, ...]) -> None:
+def _has_vote(state: GameState, ability: Ability, actor: str) -> Text | None:
+    if state.submission(actor, "vote") is None:
+        return refusal(N_("You have no vote to withdraw."))
+    return None
+
+
+def _has_text(state: GameState, ability: Ability, command: Command) -> Text | None:
     if not (command.text or "").strip():
-        raise Rejected(N_("A post needs some text."))
+        return refusal(N_("A post needs some text."))
+    return None
 
 
-def _authority(state: GameState, command: Command, targets: tuple[str, ...]) -> None:
-    used = state.flags.get(memory.authority_key(command.by or ""))
+def _authority_left(state: GameState, ability: Ability, actor: str) -> Text | None:
+    used = state.flags.get(memory.authority_key(actor))
     if used is not None and used != state.phase.number:
-        raise Rejected(N_("The authority takes a vote once per game and has done so (I2.4)."))
+        return refusal(N_("The authority takes a vote once per game and has done so (I2.4)."))
+    return None
 
 
-def _heal(state: GameState, command: Command, targets: tuple[str, ...]) -> None:
-    actor = command.by or ""
-    if targets[0] == actor and state.flags.get(memory.nurse_self_key(actor)):
-        raise Rejected(N_("The nurse heals herself once per game and has done so (I2.2)."))
+def _self_heal_left(state: GameState, ability: Ability, actor: str, target: str) -> Text | None:
+    if target == actor and state.flags.get(memory.nurse_self_key(actor)):
+        return refusal(N_("The nurse heals herself once per game and has done so (I2.2)."))
+    return None
 
 
-def _witch_kill(state: GameState, command: Command, targets: tuple[str, ...]) -> None:
-    if state.flags.get(memory.witch_kill_key(command.by or "")):
-        raise Rejected(N_("The witch kills once per game and has done so (I2.5)."))
+def _witch_kill_left(state: GameState, ability: Ability, actor: str) -> Text | None:
+    if state.flags.get(memory.witch_kill_key(actor)):
+        return refusal(N_("The witch kills once per game and has done so (I2.5)."))
+    return None
 
 
-def _witch_cancel(state: GameState, command: Command, targets: tuple[str, ...]) -> None:
-    if state.flags.get(memory.witch_cancel_key(command.by or "")):
-        raise Rejected(N_("The witch cancels a night once per game and has done so (I2.5)."))
+def _witch_cancel_left(state: GameState, ability: Ability, actor: str) -> Text | None:
+    if state.flags.get(memory.witch_cancel_key(actor)):
+        return refusal(N_("The witch cancels a night once per game and has done so (I2.5)."))
+    return None
 
 
-def _swap(state: GameState, command: Command, targets: tuple[str, ...]) -> None:
+def _two_different(state: GameState, ability: Ability, command: Command) -> Text | None:
+    targets = command.all_targets
     if targets[0] == targets[1]:
-        raise Rejected(N_("Name two different players."))
+        return refusal(N_("Name two different players."))
+    return None
 
 
-def _recharge(state: GameState, command: Command, targets: tuple[str, ...]) -> None:
+def _may_recharge(state: GameState, ability: Ability, actor: str) -> Text | None:
+    """Only the sleepwalker recharges, but for the owners on a day of mystic light (the
+    details are :func:`_rechargeable`'s; this lets the list skip everybody else)."""
+    if state.players[actor].role != SLEEPWALKER and memory.today_event(state) != MYSTIC_LIGHT:
+        return Text(N_("“{action}” is not an ability of your role."),
+                    {"action": Term("action", ability.action)})
+    return None
+
+
+def _rechargeable(state: GameState, ability: Ability, command: Command) -> Text | None:
     """I2.6 the sleepwalker recharges anyone's used item; I5 under mystic light every
     owner may recharge his own."""
     actor = command.by or ""
+    targets = command.all_targets
     mystic = memory.today_event(state) == MYSTIC_LIGHT and is_mystic_recharge_of(command)
     if mystic:
         if state.phase.stage != 1:
-            raise Rejected(N_("{action} is possible only until 13:00."),
-                           action=Term("action", command.action))
+            return Text(N_("{action} is possible only until 13:00."),
+                        {"action": Term("action", command.action)})
         owner = actor
     else:
         if state.players[actor].role != SLEEPWALKER:
-            raise Rejected(N_("“{action}” is not an ability of your role."),
-                           action=Term("action", command.action))
+            return Text(N_("“{action}” is not an ability of your role."),
+                        {"action": Term("action", command.action)})
         if not targets:
-            raise Rejected(N_("Name exactly one player."))
+            return refusal(N_("Name exactly one player."))
         owner = targets[0]
     used = used_items(state, owner)
     if not used:
-        raise Rejected(N_("{name} holds no used item."), name=owner)
+        return Text(N_("{name} holds no used item."), {"name": owner})
     if command.choice is not None and command.choice not in used:
-        raise Rejected(N_("{name} holds no used {item}."), name=owner,
-                       item=Term("item", command.choice))
+        return Text(N_("{name} holds no used {item}."),
+                    {"name": owner, "item": Term("item", command.choice)})
+    return None
 
 
-def _eat(state: GameState, command: Command, targets: tuple[str, ...]) -> None:
-    """I2.8, I5: one victim; two under the full moon; none under the lunar eclipse."""
-    event = memory.today_event(state)
-    if event == LUNAR_ECLIPSE:
-        raise Rejected(N_("Lunar eclipse: the werewolves eat nobody tonight (I5)."))
-    limit = 2 if event == FULL_MOON else 1
+def _no_eclipse(state: GameState, ability: Ability, actor: str) -> Text | None:
+    if memory.today_event(state) == LUNAR_ECLIPSE:
+        return refusal(N_("Lunar eclipse: the werewolves eat nobody tonight (I5)."))
+    return None
+
+
+def _eat_limit(state: GameState, ability: Ability, command: Command) -> Text | None:
+    """I2.8, I5: one victim; two under the full moon."""
+    targets = command.all_targets
+    limit = 2 if memory.today_event(state) == FULL_MOON else 1
     if len(targets) > limit or len(set(targets)) != len(targets):
-        raise Rejected(N_("The werewolves may eat two players only under the full moon, "
-                          "one otherwise (I5)."))
-    for target in targets:
-        if is_mafia(state.players[target].role):
-            raise Rejected(N_("{name} is on your side; choose another victim."), name=target)
+        return refusal(N_("The werewolves may eat two players only under the full moon, "
+                       "one otherwise (I5)."))
+    return None
 
 
-def _use_item(state: GameState, command: Command, targets: tuple[str, ...]) -> None:
+def _not_mafia(state: GameState, ability: Ability, actor: str, target: str) -> Text | None:
+    if is_mafia(state.players[target].role):
+        return Text(N_("{name} is on your side; choose another victim."), {"name": target})
+    return None
+
+
+def _eat_candidates(state: GameState, ability: Ability, actor: str, targets: Sequence[str]
+                    ) -> list[Command]:
+    found = [make_command("eat", actor, (t,)) for t in targets]
+    if memory.today_event(state) == FULL_MOON:
+        found += [make_command("eat", actor, pair) for pair in combinations(targets, 2)]
+    return found
+
+
+def _usable_item(state: GameState, ability: Ability, command: Command) -> Text | None:
     """I4: shocker, love note and voodoo doll are used by their owner on a player."""
     item = command.choice or ""
     if item in AUTOMATIC:
-        raise Rejected(N_("The {item} works by itself when needed (I4)."),
-                       item=Term("item", item))
+        return Text(N_("The {item} works by itself when needed (I4)."),
+                    {"item": Term("item", item)})
     if item not in ON_PLAYER:
-        raise Rejected(N_("This item cannot be used on a player."))
+        return refusal(N_("This item cannot be used on a player."))
     if not holds(state, command.by or "", item, unused=True):
-        raise Rejected(N_("You hold no usable {item}."), item=Term("item", item))
+        return Text(N_("You hold no usable {item}."), {"item": Term("item", item)})
     if not items_work(state):
-        raise Rejected(N_("Magnetic storm: no item works today (I5)."))
+        return refusal(N_("Magnetic storm: no item works today (I5)."))
+    return None
 
 
-def _bunker(state: GameState, command: Command, targets: tuple[str, ...]) -> None:
+def _item_candidates(state: GameState, ability: Ability, actor: str, targets: Sequence[str]
+                     ) -> list[Command]:
+    """Each unused item the actor holds that works on a player, on each valid target."""
+    usable = sorted({i.id for i in state.players[actor].items
+                     if i.id in ON_PLAYER and not i.used})
+    return [make_command("use_item", actor, (t,), item) for item in usable for t in targets]
+
+
+def _bunker_ticket(state: GameState, ability: Ability, command: Command) -> Text | None:
     actor = command.by or ""
     if not state.players[actor].items:
-        raise Rejected(N_("You hold no item to swap."))
+        return refusal(N_("You hold no item to swap."))
     if command.choice is not None and not holds(state, actor, command.choice):
-        raise Rejected(N_("You hold no {item}."), item=Term("item", command.choice))
+        return Text(N_("You hold no {item}."), {"item": Term("item", command.choice)})
+    return None
 
 
-def _pick_me_partner(state: GameState, command: Command, targets: tuple[str, ...]) -> None:
-    if state.flags.get(memory.PICK_ME) != command.by:
-        raise Rejected(N_("Only the player chance picked today names a partner (I5)."))
+def _picked(state: GameState, ability: Ability, actor: str) -> Text | None:
+    if state.flags.get(memory.PICK_ME) != actor:
+        return refusal(N_("Only the player chance picked today names a partner (I5)."))
+    return None
 
 
-def _spirit(state: GameState, command: Command, targets: tuple[str, ...]) -> None:
+def _a_question(state: GameState, ability: Ability, command: Command) -> Text | None:
     if not (command.text or "").strip():
-        raise Rejected(N_("Ask a question that can be answered yes or no."))
+        return refusal(N_("Ask a question that can be answered yes or no."))
+    return None
 
 
-def _accept(state: GameState, command: Command, targets: tuple[str, ...]) -> None:
-    """No check beyond the generic ones (role, stage, event, living targets)."""
+def _ability(action: str, rule: str, slot: str, roles: frozenset[str] | None,
+             when: str = ANY_STAGE, *, targets: int = 1, self_target: bool = True,
+             event: str | None = None, checks: tuple[Check, ...] = (),
+             candidates: Candidates | None = None, target_optional: bool = False,
+             listed_text: str | None = None) -> Ability:
+    actor_checks: tuple[ActorCheck, ...] = (_alive, has_role, _stage(when))
+    if event is not None:
+        actor_checks += (_on_event(event),)
+    return Ability(action, rule, slot, roles, targets=targets, self_target=self_target,
+                   actor_checks=actor_checks, checks=checks, candidates=candidates,
+                   target_optional=target_optional, listed_text=listed_text)
 
 
-_SPECIFIC = {
-    "vote": _vote,
-    "unvote": _unvote,
-    "post": _post,
-    "authority": _authority,
-    "check": _accept,
-    "heal": _heal,
-    "witch_kill": _witch_kill,
-    "witch_cancel": _witch_cancel,
-    "swap_items": _swap,
-    "recharge": _recharge,
-    "assault": _accept,
-    "eat": _eat,
-    "hamster_kill": _accept,
-    "use_item": _use_item,
-    "bunker_apply": _bunker,
-    "exchange_offer": _accept,
-    "fear_pick": _accept,
-    "pick_me_partner": _pick_me_partner,
-    "spirit_ask": _spirit,
-}
+BOOK = AbilityBook((
+    _ability("vote", "I6.3", "vote", None, targets=ANY,
+             checks=(_has_voice, OnCommand(_votes_left), OnTarget(_not_cuffed_to),
+                     OnTarget(_no_love_note)),
+             candidates=_vote_candidates),
+    _ability("unvote", "I6.2", "vote", None, targets=0, checks=(_has_vote,)),
+    _ability("post", "I5", "", None, targets=0, checks=(OnCommand(_has_text),)),
+    _ability("authority", "I2.4", "authority", frozenset({AUTHORITY}), self_target=False,
+             checks=(_authority_left,)),
+    _ability("check", "I2.1", "check", frozenset({SEER}), self_target=False),
+    _ability("heal", "I2.2", "heal", frozenset({NURSE}), checks=(OnTarget(_self_heal_left),)),
+    _ability("witch_kill", "I2.5", "witch", frozenset({WITCH}), self_target=False,
+             checks=(_witch_kill_left,)),
+    _ability("witch_cancel", "I2.5", "witch", frozenset({WITCH}), targets=0,
+             checks=(_witch_cancel_left,)),
+    _ability("swap_items", "I2.6", "sleepwalk", frozenset({SLEEPWALKER}), targets=2,
+             checks=(OnCommand(_two_different),)),
+    _ability("recharge", "I2.6", "sleepwalk", None,
+             checks=(_may_recharge, OnCommand(_rechargeable)), target_optional=True),
+    _ability("assault", "I2.7", "assault", frozenset({MANIAC}), self_target=False),
+    _ability("eat", "I2.8", "eat", frozenset({WEREWOLF}), targets=ANY,
+             checks=(_no_eclipse, OnCommand(_eat_limit), OnTarget(_not_mafia)),
+             candidates=_eat_candidates),
+    _ability("hamster_kill", "I2.9", "hamster", frozenset({HAMSTER}), self_target=False),
+    _ability("use_item", "I4", "item", None, self_target=False,
+             checks=(OnCommand(_usable_item),), candidates=_item_candidates),
+    _ability("bunker_apply", "I5", "bunker", None, STAGE_ONE, targets=0, event=BUNKER,
+             checks=(OnCommand(_bunker_ticket),)),
+    _ability("exchange_offer", "I5", "exchange", None, STAGE_ONE, self_target=False,
+             event=EXCHANGE),
+    _ability("fear_pick", "I6.5", "fear", None, event=FEAR),
+    _ability("pick_me_partner", "I5", "pick_me", None, STAGE_ONE, self_target=False,
+             event=PICK_ME, checks=(_picked,)),
+    _ability("spirit_ask", "I5", "spirit", None, STAGE_ONE, targets=0, event=SPIRIT,
+             checks=(OnCommand(_a_question),), listed_text="?"),
+))
+ABILITIES: dict[str, Ability] = BOOK.abilities
+
 
 TermNames.register(
     "action",

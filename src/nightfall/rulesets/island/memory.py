@@ -56,7 +56,9 @@ def mapping(state: GameState, key: str) -> dict[str, Any]:
 
 def today_event(state: GameState) -> str | None:
     value = state.flags.get(EVENT)
-    return str(value) if value else None
+    if not value:
+        return None
+    return value if type(value) is str else str(value)
 
 
 def event_on(state: GameState, day: int) -> str | None:

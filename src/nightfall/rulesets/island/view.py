@@ -10,16 +10,15 @@ The GM's view sees everything.
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Any
 
-from nightfall.engine import Command, GameState, Rejected
+from nightfall.engine import Command, GameState
+from nightfall.engine.state import public_record
 from nightfall.engine.text import to_data
 from nightfall.rulesets.island import memory
-from nightfall.rulesets.island.abilities import ABILITIES, check_actor, validate
+from nightfall.rulesets.island.abilities import BOOK
 from nightfall.rulesets.island.departures import role_hidden
-from nightfall.rulesets.island.happenings import FULL_MOON
-from nightfall.rulesets.island.items import ON_PLAYER, is_public, used_items
+from nightfall.rulesets.island.items import is_public
 from nightfall.rulesets.island.roles import PUBLIC_STATUSES, REVEALED, is_mafia
 from nightfall.rulesets.island.seating import seating
 from nightfall.rulesets.island.voting import vote_count
@@ -58,6 +57,7 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
         })
     report = memory.mapping(state, memory.REPORT)
     spirit = memory.spirit(state)
+    announcements, thread = public_record(state)
     view: dict[str, Any] = {
         "ruleset": state.ruleset,
         "phase": state.phase_label,
@@ -68,10 +68,8 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
         "lynch_table": report.get("votes", []),
         "activations": memory.activations(state),
         "spirit": spirit if spirit and (state.phase.stage == 2 or over) else None,
-        "announcements": [
-            {"phase": a.phase, "text": to_data(a.text)} for a in state.announcements
-        ],
-        "thread": [{"player": p.player, "phase": p.phase, "text": p.text} for p in state.thread],
+        "announcements": announcements,
+        "thread": thread,
         "winner": state.winner,
         "winners": list(state.winners),
     }
@@ -107,51 +105,10 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
     return view
 
 
-def _candidates(state: GameState, player: str, action: str) -> list[Command]:
-    alive = [p for p in seating(state) if state.is_alive(p)]
-    me = state.players[player]
-    if action == "vote":
-        found = [Command("vote", by=player, target=t) for t in alive]
-        if vote_count(state, player) >= 2:
-            found += [Command("vote", by=player, targets=pair)
-                      for pair in combinations(alive, 2)]
-        return found
-    if action == "eat":
-        found = [Command("eat", by=player, target=t) for t in alive]
-        if state.flags.get(memory.EVENT) == FULL_MOON:
-            found += [Command("eat", by=player, targets=pair)
-                      for pair in combinations(alive, 2)]
-        return found
-    if action == "swap_items":
-        return [Command(action, by=player, targets=pair) for pair in combinations(alive, 2)]
-    if action == "recharge":
-        return [Command(action, by=player, target=t) for t in alive if used_items(state, t)]
-    if action == "use_item":
-        usable = sorted({i.id for i in me.items if i.id in ON_PLAYER and not i.used})
-        return [Command(action, by=player, target=t, choice=item)
-                for item in usable for t in alive]
-    if action in ("spirit_ask", "post"):
-        return [Command(action, by=player, text="?")] if action == "spirit_ask" else []
-    ability = ABILITIES[action]
-    if ability.targets == 0:
-        return [Command(action, by=player)]
-    return [Command(action, by=player, target=t) for t in alive]
-
-
 def legal_commands(state: GameState, player: str) -> list[Command]:
-    """Every command ``player`` could submit now (the same door for bots and people)."""
-    if state.ended or player not in state.players:
+    """Every command ``player`` could submit now (the same door for bots and people):
+    exactly what the command path accepts, by the same checks (``abilities.py``)."""
+    if state.ended:
         return []
-    found: list[Command] = []
-    for ability in ABILITIES.values():
-        try:
-            check_actor(state, ability, Command(ability.action, by=player))
-        except Rejected:
-            continue
-        for command in _candidates(state, player, ability.action):
-            try:
-                validate(state, command)
-            except Rejected:
-                continue
-            found.append(command)
-    return found
+    alive = [p for p in seating(state) if state.is_alive(p)]
+    return BOOK.legal_commands(state, player, alive)

@@ -1,0 +1,103 @@
+"""Who leads (C5) and which inputs a stage still waits for (C2.3).
+
+Apart from ``ruleset.py`` because the command checks need both: ``pass`` answers exactly
+what the stage awaits from a player, and tie-breaks and successors are the leader's.
+"""
+
+from __future__ import annotations
+
+from nightfall.engine import GameState
+from nightfall.engine.phase import DAY, NIGHT
+from nightfall.rulesets.changelings import memory
+from nightfall.rulesets.changelings.roles import (
+    BLACK_RAVEN,
+    DRAMA_QUEEN,
+    LEADER,
+    LIAR,
+    LOVE_POTION,
+    NIGHT_OWL,
+    PINKIE_SENSE,
+    QUEEN,
+    RESEARCHER,
+    SHIELD,
+    is_changeling_side,
+)
+
+#: C2.3: the stage-2 abilities each role is awaited for.
+STAGE_TWO_SLOTS = {
+    RESEARCHER: "investigate",
+    QUEEN: "scry",
+    LIAR: "disguise",
+    BLACK_RAVEN: "letter",
+    NIGHT_OWL: "visit",
+}
+
+
+def current_leader(state: GameState) -> str | None:
+    """C5: the living player with the leader status (departed leaders keep the mark)."""
+    for player in state.players.values():
+        if player.alive and LEADER in player.statuses:
+            return player.name
+    return None
+
+
+def awaiting_inputs(state: GameState) -> set[tuple[str, str]] | None:
+    """C2.3: the inputs a stage waits for before it may close early."""
+    phase = state.phase
+    wanted: set[tuple[str, str]] = set()
+    if phase.kind == DAY:
+        if phase.stage == 1:
+            return None  # days never close early
+        leader = current_leader(state)
+        if leader is not None:
+            wanted.add((leader, "tiebreak"))
+    elif phase.kind == NIGHT and phase.stage == 1:
+        for player in state.players.values():
+            if not player.alive:
+                continue
+            if is_changeling_side(player.role):
+                wanted.add((player.name, "kill"))
+            elif player.role == SHIELD:
+                wanted.add((player.name, "shield"))
+    elif phase.kind == NIGHT:
+        wanted = _stage_two_awaited(state)
+    submissions = state.submissions
+    return {key for key in wanted if key not in submissions}
+
+
+def _stage_two_awaited(state: GameState) -> set[tuple[str, str]]:
+    wanted: set[tuple[str, str]] = set()
+    attack = memory.attack(state)
+    for player in state.players.values():
+        if not player.alive:
+            continue
+        name, role = player.name, player.role or ""
+        if role in STAGE_TWO_SLOTS:
+            wanted.add((name, STAGE_TWO_SLOTS[role]))
+        elif role == LOVE_POTION and state.phase.number == 1:
+            wanted.add((name, "love"))
+        elif role == PINKIE_SENSE:
+            can_save = attack is not None and not state.flags.get(
+                memory.pinkie_save_used_key(name))
+            if can_save or not state.flags.get(memory.pinkie_chase_used_key(name)):
+                wanted.add((name, "pinkie"))
+    leaving = list(memory.names(state, memory.DRAMA_DUE))
+    if attack is not None and attack["action"] == "abduct":
+        leaving.append(attack["target"])
+    for queen in leaving:
+        if state.players[queen].role != DRAMA_QUEEN:
+            continue
+        choice = state.submission(queen, "drama")
+        valid = choice is not None and (
+            choice.action == "pass"
+            or (state.is_alive(choice.target) and choice.target != queen)
+        )
+        if not valid:
+            wanted.add((queen, "drama"))
+    return wanted
+
+
+def awaited_slots(state: GameState, player: str) -> list[str]:
+    """The slots the stage awaits from ``player``, sorted (what his ``pass`` answers)."""
+    awaited = awaiting_inputs(state) or set()
+    return sorted(slot for name, slot in awaited if name == player)
