@@ -2,4 +2,5 @@
 
 from nightfall.cli.app import main
 
-main()
+if __name__ == "__main__":  # not when a spawned worker process re-imports it
+    main()

@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 
 from nightfall.cli.game import game_app
-from nightfall.cli.simulate import simulate
+from nightfall.cli.simulate import simulate, sweep
 from nightfall.cli.votecount import votecount
 from nightfall.engine.text import render_phase
 from nightfall.i18n import SUPPORTED_LOCALES, gettext_for, localize
@@ -23,6 +23,7 @@ app.add_typer(scenario_app, name="scenario")
 app.add_typer(game_app, name="game")
 app.command("votecount")(votecount)
 app.command("simulate")(simulate)
+app.command("sweep")(sweep)
 app.command("serve")(serve)
 
 

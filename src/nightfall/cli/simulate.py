@@ -1,14 +1,24 @@
-"""``nightfall simulate``: bots play a setup many times; balance report (issue 7)."""
+"""``nightfall simulate``: bots play a setup many times; balance report (issue 7).
+``nightfall sweep``: one setup parameter over a list of values (issue 8). Both run on this
+machine's cores or on a Dask cluster (``--backend dask``) with the same results."""
 
 from __future__ import annotations
 
 import json
 import shlex
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from nightfall.sim.backends import Backend
+
+_BACKEND_HELP = ("Where the games are played: local (worker processes here) or dask (a Dask "
+                 "cluster: --cluster ADDRESS, or a local cluster of --jobs workers). The same "
+                 "seed gives the same report on either.")
+_CLUSTER_HELP = "Address of a Dask scheduler, e.g. tcp://host:8786 (with --backend dask)."
 
 
 def simulate(
@@ -53,6 +63,8 @@ def simulate(
                                                          "tables as Markdown.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar, no tables.")
                      ] = False,
+    backend: Annotated[str, typer.Option(help=_BACKEND_HELP)] = "local",
+    cluster: Annotated[str | None, typer.Option(help=_CLUSTER_HELP)] = None,
 ) -> None:
     """Let bots play a setup many times and report win rates (95% Wilson intervals),
     survival per role, game lengths, causes of departure and the effect of each role."""
@@ -60,6 +72,8 @@ def simulate(
     from nightfall.sim.report import ablation_setups, build_report, print_report
     from nightfall.sim.runner import default_jobs, run_setups
     from nightfall.sim.setup import Setup, SetupError, load_setup, preset_ids, preset_setup
+
+    _check_backend(backend, cluster)
 
     console = Console(highlight=False)
     try:
@@ -83,17 +97,20 @@ def simulate(
     jobs = jobs or default_jobs()
     progress = not quiet
     err = Console(stderr=True)
-    runs = run_setups(setups, games, kinds, seed, jobs, max_stages=max_stages,
-                      progress=progress, console=err)
     ablation = None
-    if ablate:
-        variants = ablation_setups(setups[0])
-        played = run_setups(list(variants.values()), games, kinds, seed, jobs,
-                            max_stages=max_stages, progress=progress, console=err)
-        ablation = dict(zip(variants, played, strict=True))
+    with _open_backend(backend, cluster, jobs) as engine:
+        runs = run_setups(setups, games, kinds, seed, jobs, max_stages=max_stages,
+                          progress=progress, console=err, backend=engine)
+        if ablate:
+            variants = ablation_setups(setups[0])
+            played = run_setups(list(variants.values()), games, kinds, seed, jobs,
+                                max_stages=max_stages, progress=progress, console=err,
+                                backend=engine)
+            ablation = dict(zip(variants, played, strict=True))
     command = _command(ruleset, preset, setup, compare, games, bots, seed, ablate, max_stages)
     report = build_report(runs, games=games, seed=seed, bots=kinds, command=command,
                           comparison=comparison, ablation=ablation, max_stages=max_stages)
+    report["timing"].update(_describe(engine))
     if not quiet:
         print_report(report, console)
     if json_file is not None:
@@ -112,7 +129,8 @@ def simulate(
 def _command(ruleset: str, preset: list[str] | None, setup: list[Path] | None,
              compare: tuple[Path, Path] | None, games: int, bots: str, seed: int,
              ablate: bool, max_stages: int) -> str:
-    """The command line that reproduces the report (any --jobs gives the same)."""
+    """The command line that reproduces the report (any --jobs or --backend gives the
+    same)."""
     words = ["nightfall", "simulate", "--ruleset", ruleset]
     for name in preset or ():
         words += ["--preset", name]
@@ -126,3 +144,145 @@ def _command(ruleset: str, preset: list[str] | None, setup: list[Path] | None,
     if max_stages != 400:
         words += ["--max-stages", str(max_stages)]
     return shlex.join(words)
+
+
+# -- backends -----------------------------------------------------------------------------
+def _check_backend(backend: str, cluster: str | None) -> None:
+    """Usage errors first, before any game is played (exit 2)."""
+    from nightfall.sim.backends import BACKENDS
+
+    if backend not in BACKENDS:
+        raise typer.BadParameter(f"choose {' or '.join(BACKENDS)}", param_hint="--backend")
+    if cluster is not None and backend != "dask":
+        raise typer.BadParameter("a cluster address needs --backend dask",
+                                 param_hint="--cluster")
+
+
+def _open_backend(backend: str, cluster: str | None, jobs: int) -> Backend:
+    """The backend, opened (a Dask cluster reached or started); exit 1 with the reason if
+    it cannot be."""
+    from nightfall.sim.backends import BackendError, make_backend
+
+    engine = make_backend(backend, jobs, cluster)
+    try:
+        engine.open()
+    except BackendError as error:
+        errors = Console(stderr=True, highlight=False)
+        errors.print("[red]error:[/red] ", end="")
+        errors.print(str(error), markup=False)  # an address may hold [brackets] (IPv6)
+        raise typer.Exit(1) from error
+    return engine
+
+
+def _describe(engine: Backend) -> dict[str, object]:
+    from nightfall.sim.backends import describe
+
+    return describe(engine)
+
+
+# -- nightfall sweep ----------------------------------------------------------------------
+def sweep(
+    vary: Annotated[str, typer.Option(
+        help="The parameter and its values: changelings=2,3,4 (a faction's seats; "
+             "evil=… for the rule set's main evil faction), shield=0,1,2 (a role's "
+             "copies), role=shield:with,without, option=NAME:true,false, "
+             "preset=village-8,town-12 or players=8,12,16. See docs/balance.md.")],
+    ruleset: Annotated[str | None, typer.Option(
+        help="Rule set: changelings or island (default: the setup file's, else "
+             "changelings).")] = None,
+    preset: Annotated[str | None, typer.Option(
+        help="The base setup that the variation changes (default: canterlot-15 for "
+             "changelings, island-12 for island).")] = None,
+    setup: Annotated[Path | None, typer.Option(
+        help="A setup file (YAML) as the base setup instead of a preset.")] = None,
+    games: Annotated[int, typer.Option(min=1, help="Games per variant.")] = 500,
+    bots: Annotated[str, typer.Option(help="random or heuristic, or per faction as for "
+                                           "simulate.")] = "heuristic",
+    jobs: Annotated[int | None, typer.Option(min=1, help="Worker processes or local "
+                                                         "cluster workers (default: the "
+                                                         "number of cores).")] = None,
+    seed: Annotated[int, typer.Option(help="Master seed: every variant plays game i with "
+                                           "the same seed.")] = 1,
+    backend: Annotated[str, typer.Option(help=_BACKEND_HELP)] = "local",
+    cluster: Annotated[str | None, typer.Option(help=_CLUSTER_HELP)] = None,
+    max_stages: Annotated[int, typer.Option(min=1, help="Stop a game after this many "
+                                                        "stages (counted unfinished).")] = 400,
+    out: Annotated[Path | None, typer.Option(
+        help="Write sweep.json, sweep.md and the plot (sweep.png or .svg) into this "
+             "folder.")] = None,
+    plot_format: Annotated[str, typer.Option(help="png or svg.")] = "png",
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar, no table.")
+                     ] = False,
+) -> None:
+    """Vary one setup parameter over a list of values and report each faction's win rate
+    per variant (95% Wilson intervals) as a table, JSON and one plot."""
+    from nightfall.rulesets import RULESET_IDS
+    from nightfall.sim.bots import parse_bots
+    from nightfall.sim.runner import default_jobs, run_setups
+    from nightfall.sim.setup import Setup, SetupError, load_setup, preset_setup
+    from nightfall.sim.sweep import (
+        PLOT_FORMATS,
+        VaryError,
+        build_sweep,
+        markdown_sweep,
+        parse_vary,
+        plot_sweep,
+        print_sweep,
+        variants,
+    )
+
+    _check_backend(backend, cluster)
+    if plot_format not in PLOT_FORMATS:
+        raise typer.BadParameter(f"choose {' or '.join(PLOT_FORMATS)}",
+                                 param_hint="--plot-format")
+    if preset is not None and setup is not None:
+        raise typer.BadParameter("give --preset or --setup, not both", param_hint="--setup")
+    try:
+        variation = parse_vary(vary)
+    except VaryError as error:
+        raise typer.BadParameter(str(error), param_hint="--vary") from error
+    try:
+        kinds = parse_bots(bots)
+        base: Setup | None = load_setup(setup) if setup is not None else None
+        ruleset_id = ruleset or (base.ruleset if base is not None else "changelings")
+        if ruleset_id not in RULESET_IDS:
+            raise SetupError(f"unknown rule set {ruleset_id!r} (known: "
+                             f"{', '.join(RULESET_IDS)})")
+        if base is None and variation.key not in ("preset", "players"):
+            base = preset_setup(ruleset_id, preset or (
+                "canterlot-15" if ruleset_id == "changelings" else "island-12"))
+        elif variation.key in ("preset", "players") and (preset or setup):
+            raise VaryError(f"{variation.spec!r} makes every setup itself; leave out "
+                            "--preset and --setup")
+        setups = variants(variation, ruleset_id, base)
+    except VaryError as error:
+        raise typer.BadParameter(str(error), param_hint="--vary") from error
+    except (SetupError, ValueError) as error:
+        raise typer.BadParameter(str(error)) from error
+    jobs = jobs or default_jobs()
+    with _open_backend(backend, cluster, jobs) as engine:
+        runs = run_setups(setups, games, kinds, seed, jobs, max_stages=max_stages,
+                          progress=not quiet, console=Console(stderr=True), backend=engine)
+    words = ["nightfall", "sweep", "--vary", vary, "--ruleset", ruleset_id]
+    if preset is not None:
+        words += ["--preset", preset]
+    if setup is not None:
+        words += ["--setup", str(setup)]
+    words += ["--games", str(games), "--bots", bots, "--seed", str(seed)]
+    if max_stages != 400:
+        words += ["--max-stages", str(max_stages)]
+    report = build_sweep(variation, variation.values, runs, ruleset=ruleset_id, games=games,
+                         seed=seed, bots=kinds, base=base, command=shlex.join(words),
+                         max_stages=max_stages)
+    report["timing"].update(_describe(engine))
+    if not quiet:
+        print_sweep(report, Console(highlight=False))
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        plot = plot_sweep(report, out / f"sweep.{plot_format}")
+        (out / "sweep.json").write_text(json.dumps(report, indent=1, ensure_ascii=False)
+                                        + "\n", encoding="utf-8")
+        (out / "sweep.md").write_text(markdown_sweep(report, plot.name), encoding="utf-8")
+        if not quiet:
+            Console(stderr=True, highlight=False).print(
+                f"wrote {out / 'sweep.json'}, {out / 'sweep.md'}, {plot}")

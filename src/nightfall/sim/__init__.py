@@ -5,6 +5,9 @@
   ``game.legal_commands(player)``
 - :mod:`nightfall.sim.play`: the game master's loop that plays one game with bots
 - :mod:`nightfall.sim.runner`: many games in parallel processes, reproducible per seed
+- :mod:`nightfall.sim.backends`: where the chunks are played (local processes, a Dask
+  cluster), the same report on each
+- :mod:`nightfall.sim.sweep`: one setup parameter over a list of values (``nightfall sweep``)
 - :mod:`nightfall.sim.tally`, :mod:`nightfall.sim.stats`: counting and the statistics
 - :mod:`nightfall.sim.report`, :mod:`nightfall.sim.html`: terminal, JSON and HTML reports
 """

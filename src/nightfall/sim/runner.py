@@ -1,17 +1,17 @@
-"""Play many games, in parallel processes, with a progress bar.
+"""Play many games, in parallel processes or on a Dask cluster, with a progress bar.
 
 Game ``i`` of a run is played with the seed ``game_seed(master, i)`` whatever process
 plays it, and chunks report counts only (:class:`~nightfall.sim.tally.Tally`), which add
-up to the same totals in any order: a run is the same for any ``jobs``.
+up to the same totals in any order: a run is the same for any ``jobs`` and any backend
+(:mod:`nightfall.sim.backends`).
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from contextlib import closing
 from dataclasses import dataclass, field
 
 from rich.console import Console
@@ -28,6 +28,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from nightfall.sim.backends import Backend, LocalBackend
 from nightfall.sim.play import DEFAULT_MAX_STAGES, play_game
 from nightfall.sim.seeds import game_seed
 from nightfall.sim.setup import Setup
@@ -87,11 +88,15 @@ def run_setups(
     progress: bool = False,
     console: Console | None = None,
     on_chunk: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
 ) -> list[SetupRun]:
-    """Play ``games`` games of each setup; ``jobs`` worker processes (1: this process)."""
+    """Play ``games`` games of each setup on ``backend`` (an open one, e.g. a
+    :class:`~nightfall.sim.backends.DaskBackend`), by default ``jobs`` worker processes
+    here (1: this process)."""
     if games < 1:
         raise ValueError("play at least one game")
-    jobs = max(1, jobs)
+    backend = backend or LocalBackend(jobs)
+    jobs = backend.workers
     chunk = max(1, min(MAX_CHUNK, games // (jobs * 8) or 1))
     frozen_bots = tuple(sorted(bots.items()))
     tasks = [
@@ -115,26 +120,11 @@ def run_setups(
             on_chunk(played)
 
     began = time.perf_counter()
-    if jobs == 1:
-        with bar or _nothing():
-            task_id = bar.add_task("games", total=total) if bar is not None else None
-            for task in tasks:
-                collect(_play_chunk(task))
-    else:
-        context = multiprocessing.get_context(
-            "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            futures: list[Future[tuple[int, int, Tally, float]]] = [
-                pool.submit(_play_chunk, task) for task in tasks
-            ]
-            try:
-                with bar or _nothing():
-                    task_id = bar.add_task("games", total=total) if bar is not None else None
-                    for future in as_completed(futures):
-                        collect(future.result())
-            except BaseException:  # Ctrl-C or a failing game: drop the queued chunks
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise
+    with bar or _nothing():
+        task_id = bar.add_task("games", total=total) if bar is not None else None
+        with closing(backend.imap_unordered(_play_chunk, tasks)) as results:
+            for result in results:
+                collect(result)
     wall = time.perf_counter() - began
     for run in runs:
         run.extra["wall_seconds"] = wall / len(runs)
