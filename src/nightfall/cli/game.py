@@ -393,6 +393,61 @@ def withdraw(game: GameArg,
         out.print(f"withdrawn: {escape(name)}")
 
 
+# -- private links -----------------------------------------------------------------------------
+token_app = typer.Typer(
+    help="Revoke or reissue private links (tokens): a player's, or the GM's own.",
+    no_args_is_help=True,
+)
+game_app.add_typer(token_app, name="token")
+PlayerArg = Annotated[str | None, typer.Argument(
+    help="The player's name (leave out with --gm).", metavar="[PLAYER]", show_default=False)]
+
+
+@token_app.command("revoke")
+def token_revoke(
+    game: GameArg,
+    name: Annotated[str, typer.Argument(help="The player's name.", metavar="PLAYER",
+                                        show_default=False)],
+    db: DbOption = None,
+) -> None:
+    """Revoke a player's private link without a new one: it answers 404 from now on, like
+    an unknown link, until `game token reissue` gives him a new one."""
+    with Session(db, game) as session:
+        try:
+            active = session.service.store.revoke_access(session.gid, name)
+        except LookupError:
+            _fail(f"there is no player called {name!r} in game {session.gid}")
+        if active:
+            out.print(f"revoked: the private link of {escape(name)} no longer works")
+        else:
+            out.print(f"{escape(name)} had no working link (nothing to revoke)")
+
+
+@token_app.command("reissue")
+def token_reissue(
+    game: GameArg,
+    name: PlayerArg = None,
+    gm: Annotated[bool, typer.Option("--gm", help="Reissue the game master's own link.")
+                  ] = False,
+    db: DbOption = None,
+) -> None:
+    """Issue a new private link (its token is shown only now); the old one stops working."""
+    if gm == (name is not None):
+        raise typer.BadParameter("name a player or give --gm, not both and not neither")
+    with Session(db, game) as session:
+        try:
+            token = session.service.store.issue_token(session.gid, name)
+        except LookupError:
+            _fail(f"there is no player called {name!r} in game {session.gid} "
+                  "(or he has withdrawn)")
+        if name is None:
+            out.print(f"GM token: {token}")
+        else:
+            out.print(f"player token ({escape(name)}): {token}")
+        out.print("[dim]shown only now (only its hash is stored); the old link no longer "
+                  "works[/dim]")
+
+
 def parse_assignment(value: str) -> dict[str, str]:
     roles: dict[str, str] = {}
     for part in value.split(","):

@@ -46,6 +46,12 @@ def parse_scenario(source: str, name: str = "<scenario>") -> LoadedScenario:
     try:
         root = yaml.compose(source, Loader=yaml.SafeLoader)
         data = yaml.safe_load(source)
+    except yaml.reader.ReaderError as error:  # a character YAML forbids (no mark, a position)
+        code = error.character if isinstance(error.character, int) else ord(error.character)
+        line = source.count("\n", 0, error.position) + 1
+        column = error.position - (source.rfind("\n", 0, error.position) + 1) + 1
+        raise ScenarioError(f"{name}: not valid YAML (line {line}, column {column}): "
+                            f"character #x{code:04x} is not allowed") from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
@@ -102,12 +108,17 @@ def _check_names(scenario: Scenario, steps: Sequence[Step], locate: _Locator) ->
                 ("players", i, "role"),
                 f"unknown role {player.role!r} (known: {', '.join(sorted(ruleset.roles))})",
             ))
-    for key in scenario.options:
+    for key, value in scenario.options.items():
         if key not in ruleset.default_options:
             raise ScenarioError(locate.message(
                 ("options", key),
                 f"unknown option {key!r} (known: {', '.join(sorted(ruleset.default_options))})",
             ))
+        default = ruleset.default_options[key]
+        if type(value) is not type(default):  # bool is an int in Python: compare exactly
+            raise ScenarioError(locate.message(
+                ("options", key), f"option {key!r} must be a {type(default).__name__} "
+                                  f"like its default {default!r}, not {value!r}"))
 
     def known(value: str | None, path: tuple[str | int, ...]) -> None:
         if value is not None and value not in seen:

@@ -151,10 +151,22 @@ class GameService:
         return self.store.transact(game_id, work)
 
     def tick_due(self) -> dict[str, int]:
-        """Resolve every passed deadline of every game, oldest first (catch-up too)."""
+        """Resolve every passed deadline of every game, oldest first (catch-up too).
+
+        Each game is claimed in the transaction that resolves it (``resolve_due``): a game
+        another process is resolving right now is skipped (it is not in the result), and
+        one whose resolution died with its process is due again at the next call. So every
+        server process may run the scheduler and a deadline still fires exactly once.
+        """
+        now = self.clock.now()
+
+        def work(game: Game, conn: Connection) -> list[ev.Event]:
+            return game.tick(now)
+
         done: dict[str, int] = {}
-        for game_id in self.store.due_games(self.clock.now()):
-            done[game_id] = len(self.tick(game_id))
+        for game_id in self.store.due_games(now):
+            for events in self.store.resolve_due(game_id, now, work):
+                done[game_id] = len(events)
         return done
 
     # -- reading ----------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -54,6 +54,23 @@ def alembic_config(engine: Engine) -> Config:
     return config
 
 
+#: PostgreSQL advisory lock key that serialises migrations of several starting processes
+MIGRATION_LOCK = 0x6E6967687466  # "nightf"
+
+
 def migrate(engine: Engine) -> None:
-    """Create or upgrade the schema to the newest migration."""
-    command.upgrade(alembic_config(engine), "head")
+    """Create or upgrade the schema to the newest migration.
+
+    On PostgreSQL several server processes may start at once on a fresh database; an
+    advisory lock lets one of them migrate while the others wait, then find it done.
+    """
+    if engine.dialect.name != "postgresql":
+        command.upgrade(alembic_config(engine), "head")
+        return
+    with engine.connect() as lock:
+        lock.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+        try:
+            command.upgrade(alembic_config(engine), "head")
+        finally:
+            lock.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+            lock.commit()

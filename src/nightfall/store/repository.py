@@ -5,6 +5,14 @@ events after it), lets ``work`` run engine commands on it, and appends the new e
 with consecutive ``seq`` numbers in the same database transaction. Two writers that
 loaded the same head collide on the primary key ``(game_id, seq)``; the loser retries
 from a fresh load. A crash at any point leaves the game before or after the command.
+
+Several server processes may share one PostgreSQL database: the scheduler claims a due
+game with ``SELECT … FOR UPDATE SKIP LOCKED`` in the transaction that resolves it
+(``resolve_due``), so a game another process is resolving is skipped, not waited for, and
+a process that dies mid-resolution leaves the row unlocked and the game still due. Every
+transaction that appends events also sends ``NOTIFY nightfall_events, '<game>:<head>'``
+(delivered at commit), which wakes the live-update streams of every process. SQLite
+serves one process: its ``BEGIN IMMEDIATE`` already lets one writer in at a time.
 """
 
 from __future__ import annotations
@@ -18,6 +26,9 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine, and_, func, insert, select, update
+from sqlalchemy import case as sql_case
+from sqlalchemy.dialects import postgresql as pg_dialect
+from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from nightfall.engine import Game
@@ -27,6 +38,8 @@ from nightfall.rulesets import get_ruleset
 from nightfall.store import codec, faults, schema
 
 SNAPSHOT_FORMAT = 1
+#: the PostgreSQL channel on which every commit that appends events is announced
+NOTIFY_CHANNEL = "nightfall_events"
 T = TypeVar("T")
 
 
@@ -183,10 +196,31 @@ class EventStore:
         self, game_id: str, work: Callable[[Game, Connection], T], full: bool = False
     ) -> T:
         """Run ``work`` on the loaded game and store its new events atomically."""
+        done = self._run(game_id, work, full, due_at=None)
+        return done[0]
+
+    def resolve_due(
+        self, game_id: str, now: datetime, work: Callable[[Game, Connection], T]
+    ) -> list[T]:
+        """Run ``work`` (the scheduler's tick) only if the game is still due at ``now`` and
+        no other process holds it: ``[result]``, or ``[]`` when skipped.
+
+        The claim is the row lock of the transaction that resolves the game, taken with
+        ``SKIP LOCKED``: two schedulers never wait for each other nor resolve one deadline
+        twice, and if the claiming process dies, PostgreSQL rolls its transaction back and
+        the game is due again for the next tick of any process.
+        """
+        return self._run(game_id, work, False, due_at=now)
+
+    def _run(self, game_id: str, work: Callable[[Game, Connection], T], full: bool,
+             due_at: datetime | None) -> list[T]:
         for _attempt in range(self.retries):
             try:
                 with self.engine.begin() as conn:
-                    self._lock(conn, game_id)
+                    if due_at is None:
+                        self._lock(conn, game_id)
+                    elif not self._claim_due(conn, game_id, due_at):
+                        return []
                     game = self._load(conn, game_id, full)
                     head = game.seq
                     result = work(game, conn)
@@ -197,7 +231,8 @@ class EventStore:
                         self._update_head(conn, game_id, game)
                         if any(isinstance(e, ev.PhaseStarted) for e in new):
                             self._snapshot(conn, game_id, game)
-                return result
+                        self._notify(conn, game_id, game.seq)
+                return [result]
             except IntegrityError:
                 continue  # another writer appended the same seq first: reload, retry
             except OperationalError as error:
@@ -213,6 +248,25 @@ class EventStore:
         ).first()
         if row is None:
             raise UnknownGame(game_id)
+
+    def _claim_due(self, conn: Connection, game_id: str, now: datetime) -> bool:
+        """Lock the game's row if it is still due and not locked by another transaction
+        (PostgreSQL ``FOR UPDATE SKIP LOCKED``; on SQLite ``BEGIN IMMEDIATE`` already made
+        this the only writer, so the due check alone decides)."""
+        row = conn.execute(
+            select(schema.games.c.id)
+            .where(and_(schema.games.c.id == game_id, schema.games.c.ended.is_(False),
+                        schema.games.c.next_deadline.is_not(None),
+                        schema.games.c.next_deadline <= now))
+            .with_for_update(skip_locked=True)
+        ).first()
+        return row is not None
+
+    def _notify(self, conn: Connection, game_id: str, head_seq: int) -> None:
+        """Announce the new head to every process's live-update listener (PostgreSQL
+        delivers it at commit, never for a rolled-back transaction)."""
+        if conn.dialect.name == "postgresql":
+            conn.execute(select(func.pg_notify(NOTIFY_CHANNEL, f"{game_id}:{head_seq}")))
 
     def _append(
         self, conn: Connection, game_id: str, head: int, new: Iterable[ev.Event], now: datetime
@@ -326,3 +380,49 @@ class EventStore:
             ).all()
         return [(seq, _utc(at) or datetime.now(UTC), codec.decode(t, v, p))
                 for seq, at, t, v, p in rows]
+
+    # -- revoking links -------------------------------------------------------------------
+    def revoke_access(self, game_id: str, player: str) -> int:
+        """Revoke ``player``'s private links without issuing a new one (the GM may reissue
+        later); returns how many were active. ``LookupError`` for a name not in the game."""
+        with self.engine.begin() as conn:
+            self.meta(game_id, conn)
+            row = conn.execute(select(schema.players.c.name).where(and_(
+                schema.players.c.game_id == game_id, schema.players.c.name == player))).first()
+            if row is None:
+                raise LookupError(player)
+            active = conn.execute(select(func.count()).select_from(schema.access_tokens).where(
+                and_(schema.access_tokens.c.game_id == game_id,
+                     schema.access_tokens.c.player == player,
+                     schema.access_tokens.c.revoked_at.is_(None)))).scalar_one()
+            self.revoke_tokens(conn, game_id, player)
+        return int(active)
+
+    # -- rate limits ----------------------------------------------------------------------
+    def take_slot(self, key: str, now: datetime, interval: float, burst: int) -> float:
+        """Count one request under ``key``, at most one per ``interval`` seconds on average
+        with up to ``burst`` at once; returns 0.0 if it is allowed, else the seconds until
+        the next one is (and counts nothing).
+
+        The generic cell rate algorithm (a token bucket kept as one number): the row holds
+        the "theoretical arrival time" ``tat``; a request at ``now`` is allowed when
+        ``max(tat, now) <= now + (burst - 1) * interval``, and then moves ``tat`` to
+        ``max(tat, now) + interval``. Check and update are one ``INSERT … ON CONFLICT DO
+        UPDATE … WHERE … RETURNING`` statement, atomic on SQLite and PostgreSQL, so every
+        server process sharing the database counts against the same limit.
+        """
+        table = schema.rate_limits
+        moment = now.timestamp()
+        tolerance = max(burst - 1, 0) * interval
+        dialect = pg_dialect if self.engine.dialect.name == "postgresql" else sqlite_dialect
+        start = sql_case((table.c.tat > moment, table.c.tat), else_=moment)
+        statement = (dialect.insert(table).values(key=key, tat=moment + interval)
+                     .on_conflict_do_update(index_elements=[table.c.key],
+                                            set_={"tat": start + interval},
+                                            where=start <= moment + tolerance)
+                     .returning(table.c.tat))
+        with self.engine.begin() as conn:
+            if conn.execute(statement).first() is not None:
+                return 0.0
+            tat = conn.execute(select(table.c.tat).where(table.c.key == key)).scalar_one()
+        return max(float(tat) - tolerance - moment, 0.001)

@@ -1,4 +1,4 @@
-"""Tables: games, players (sign-ups), access tokens, events, snapshots."""
+"""Tables: games, players (sign-ups), access tokens, events, snapshots, rate limits."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -78,4 +79,13 @@ snapshots = Table(
     Column("format", Integer, nullable=False),
     Column("state", LargeBinary, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+#: one row per rate-limited key (e.g. a player's link): the "theoretical arrival time" of
+#: the generic cell rate algorithm, in seconds since the epoch (see ``EventStore.take_slot``)
+rate_limits = Table(
+    "rate_limits",
+    metadata,
+    Column("key", String(100), primary_key=True),
+    Column("tat", Float, nullable=False),
 )

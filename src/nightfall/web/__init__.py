@@ -12,7 +12,8 @@ and the deadline scheduler. Module by responsibility:
 - ``pages.py`` what the pages show (thread, notices, dashboard, resolution preview);
   ``forms.py`` legal commands as forms; ``markup.py`` the role-play conventions;
   ``notices.py``, ``explain.py``, ``texts.py`` sentences for notices, roles, items, log
-- ``demo.py`` the ready demo game; ``server.py`` running it all
+- ``demo.py`` the ready demo game; ``server.py`` running it all (with the scheduler);
+  ``live.py`` the PostgreSQL listener that wakes live streams in every process
 """
 
 from nightfall.web.app import create_app

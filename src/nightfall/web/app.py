@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from fastapi import FastAPI, Request, Response
+from fastapi import Depends, FastAPI, Request, Response
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from nightfall.engine.text import N_
 from nightfall.service import Clock, GameService
-from nightfall.web import csrf
+from nightfall.web import csrf, forms, limits, openapi
 from nightfall.web.i18n import LANG_COOKIE, Translator, page_locale, supported
 from nightfall.web.render import page, read_flash
 from nightfall.web.routes import api, gm, player, public, sse
@@ -29,7 +30,10 @@ STATIC = Path(__file__).parent / "static"
 def create_app(settings: Settings | None = None, service: GameService | None = None,
                clock: Clock | None = None) -> FastAPI:
     settings = settings or Settings()
-    app = FastAPI(title="Nightfall", docs_url=None, redoc_url=None, openapi_url=None)
+    # the schema is served (``/openapi.json``, see :mod:`nightfall.web.openapi`); no docs UI,
+    # since its scripts would come from a CDN that the Content-Security-Policy forbids
+    app = FastAPI(title="Nightfall", docs_url=None, redoc_url=None, openapi_url="/openapi.json",
+                  dependencies=[Depends(forms.usable_characters)])
     app.state.settings = settings
     app.state.service = service or GameService(url=settings.database_url, clock=clock)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -64,9 +68,17 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
                                 max_age=365 * 24 * 3600, secure=settings.secure_cookies)
         return response
 
+    def describe() -> dict[str, object]:
+        return openapi.describe(app)
+
+    app.openapi = describe  # type: ignore[method-assign]
+
     @app.exception_handler(NotFound)
     async def not_found(request: Request, error: NotFound) -> Response:
         tr = Translator(page_locale(request))
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": tr(error.message)}, status_code=404,
+                                headers=PRIVATE_HEADERS)
         return page(request, "error.html", tr, status_code=404, headers=PRIVATE_HEADERS,
                     title=tr(N_("Not found")), message=tr(error.message))
 
@@ -82,6 +94,21 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         return page(request, "error.html", tr, status_code=403, headers=PRIVATE_HEADERS,
                     title=tr(N_("Security check failed")), message=tr(error.message),
                     back=request.url.path)
+
+    @app.exception_handler(forms.UnusableCharacters)
+    async def unusable(request: Request, error: forms.UnusableCharacters) -> Response:
+        tr = Translator(page_locale(request))
+        return page(request, "error.html", tr, status_code=400, headers=PRIVATE_HEADERS,
+                    title=tr(N_("Not understood")), message=tr(error.message),
+                    back=request.url.path)
+
+    @app.exception_handler(limits.TooManySubmissions)
+    async def too_many(request: Request, error: limits.TooManySubmissions) -> Response:
+        tr = Translator(error.locale)
+        return page(request, "error.html", tr, status_code=429,
+                    headers={**PRIVATE_HEADERS, "Retry-After": str(error.retry_after)},
+                    title=tr(error.title), message=tr(error.message, seconds=error.retry_after),
+                    back=request.url.path.rsplit("/", 1)[0])
 
     @app.exception_handler(404)
     async def unknown_route(request: Request, error: Exception) -> Response:

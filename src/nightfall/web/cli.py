@@ -20,8 +20,16 @@ def serve(
         help="How printed links begin (default: http://HOST:PORT).", show_default=False)
     ] = None,
     tick: Annotated[float, typer.Option(help="Seconds between two deadline checks.")] = 5.0,
+    workers: Annotated[int, typer.Option(
+        min=1, help="Worker processes (uvicorn --workers) on the same port; with more than "
+                    "one, use PostgreSQL (docs/hosting.md).")] = 1,
+    secret_file: Annotated[str | None, typer.Option(
+        help="File with the cookie-signing secret, shared by every process of one site "
+             "(default: NIGHTFALL_SECRET, else next to the SQLite file or "
+             "./.nightfall-secret).", show_default=False)] = None,
 ) -> None:
     """Start the web app (uvicorn) and the deadline scheduler."""
     from nightfall.web.server import serve as run
 
-    run(host=host, port=port, db=db, demo=demo, base_url=base_url, scheduler_interval=tick)
+    run(host=host, port=port, db=db, demo=demo, base_url=base_url, scheduler_interval=tick,
+        secret_file=secret_file, workers=workers)

@@ -41,6 +41,13 @@ def _sign(secret: str, value: str) -> str:
     return hmac.new(secret.encode(), value.encode(), hashlib.sha256).hexdigest()
 
 
+def same(sent: str, expected: str) -> bool:
+    """Constant-time equality of two texts; any text may come in (``compare_digest`` on
+    ``str`` raises ``TypeError`` for non-ASCII, which was a 500 found by the fuzz tests)."""
+    return hmac.compare_digest(sent.encode("utf-8", "surrogatepass"),
+                               expected.encode("utf-8", "surrogatepass"))
+
+
 def new_cookie(secret: str) -> tuple[str, str]:
     """(token for the forms, cookie value)."""
     value = secrets.token_urlsafe(24)
@@ -52,7 +59,7 @@ def token_of(secret: str, cookie: str | None) -> str | None:
     if not cookie or "." not in cookie:
         return None
     value, _, signature = cookie.rpartition(".")
-    if not hmac.compare_digest(signature, _sign(secret, value)):
+    if not same(signature, _sign(secret, value)):
         return None
     return value
 
@@ -67,5 +74,5 @@ async def verify(request: Request) -> None:
         form = await request.form()
         field = form.get(FIELD)
         sent = field if isinstance(field, str) else None
-    if not expected or not sent or not hmac.compare_digest(sent, expected):
+    if not expected or not sent or not same(sent, expected):
         raise CsrfFailed()

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from fastapi import Request
+
 from nightfall.engine import Command, Game, Rejected, Text
 from nightfall.engine.text import N_
 from nightfall.web.i18n import Translator
@@ -33,6 +35,26 @@ class BadInput(Exception):
     def __init__(self, message: str, **params: Any) -> None:
         super().__init__(message)
         self.text = Text(message, params)
+
+
+class UnusableCharacters(Exception):
+    """A form field holds a character no text may hold (answer 400; nothing changed)."""
+
+    message = N_("The form contains a character that cannot be stored (a null character). "
+                 "Nothing was changed.")
+
+
+async def usable_characters(request: Request) -> None:
+    """App-wide dependency: refuse a form with a NUL character in any field name or value.
+
+    No text field means one, and PostgreSQL cannot store it in a text column: it was a 500
+    on PostgreSQL for sign-up descriptions, titles and more (found by the fuzz tests)."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    form = await request.form()
+    for key, value in form.multi_items():
+        if "\x00" in key or (isinstance(value, str) and "\x00" in value):
+            raise UnusableCharacters()
 
 
 @dataclass

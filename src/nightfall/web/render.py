@@ -77,7 +77,7 @@ def read_flash(request: Request) -> dict[str, Any] | None:
     if not raw or "|" not in raw:
         return None
     value, _, signature = raw.rpartition("|")
-    if not hmac.compare_digest(signature, _sign(request.app.state.settings.secret_key, value)):
+    if not csrf.same(signature, _sign(request.app.state.settings.secret_key, value)):
         return None
     try:
         data = json.loads(value)

@@ -85,7 +85,7 @@ def gm_access(request: Request, token: str) -> Access:
 
 def known_game(request: Request, game_id: str) -> str:
     """Dependency: a game id that exists (404 otherwise)."""
-    if len(game_id) > 32:
+    if len(game_id) > 32 or not game_id.isprintable():  # NUL: a 500 on PostgreSQL
         raise NotFound()
     try:
         request.app.state.service.meta(game_id)

@@ -1,15 +1,38 @@
-"""Running the web app: uvicorn plus the deadline scheduler, on SQLite by default."""
+"""Running the web app: uvicorn plus the deadline scheduler, on SQLite by default.
+
+``build_app`` adds to the application what a running server needs besides its routes:
+the deadline scheduler and, on PostgreSQL, the live-update listener (``web/live.py``),
+both started and stopped with the app. Every process runs both, so a host may run several
+processes on one PostgreSQL database — ``--workers N`` (uvicorn starts N copies of the app
+through the factory ``app_from_env``, which reads its settings from the environment) or
+separate ``nightfall serve`` processes on other ports behind a proxy (docs/hosting.md).
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+
+from fastapi import FastAPI
+from sqlalchemy.engine import make_url
 
 from nightfall.service import GameService, Scheduler
 from nightfall.store import database_url
 from nightfall.web.app import create_app
 from nightfall.web.demo import create_demo, links_text
+from nightfall.web.live import LiveHub, is_postgres
 from nightfall.web.settings import Settings, secret_from_file
+
+#: what ``serve`` hands to the worker processes of ``--workers N`` (see ``app_from_env``)
+ENV_DATABASE, ENV_SECRET, ENV_BASE = ("NIGHTFALL_DATABASE_URL", "NIGHTFALL_SECRET",
+                                      "NIGHTFALL_BASE_URL")
+ENV_TICK = "NIGHTFALL_TICK"
+#: seconds an open live-update stream may keep a stopping server waiting
+GRACEFUL_SHUTDOWN = 5
 
 
 def db_url(db: str | None) -> str:
@@ -27,27 +50,71 @@ def secret_beside(url: str) -> Path:
     return Path(".nightfall-secret")
 
 
+def build_app(settings: Settings, service: GameService | None = None,
+              scheduler_interval: float = 5.0) -> FastAPI:
+    """The application with its scheduler and (PostgreSQL) live-update listener, which
+    start when the server starts the app and stop when it stops it."""
+    app = create_app(settings, service)
+    url = database_url(settings.database_url)
+
+    @asynccontextmanager
+    async def running(app: FastAPI) -> AsyncIterator[None]:
+        live = LiveHub(url) if is_postgres(url) else None
+        if live is not None:
+            await live.start()
+            app.state.live = live
+        scheduler = Scheduler(app.state.service, interval=scheduler_interval)
+        scheduler.start()
+        try:
+            yield
+        finally:
+            await asyncio.to_thread(scheduler.stop)  # lets a tick in progress commit
+            if live is not None:
+                await live.stop()
+
+    # create_app builds the routes; the running parts belong to a served app only (the
+    # TestClient tests use create_app without them)
+    app.router.lifespan_context = running
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """The factory uvicorn calls in each worker process (``--workers N``): the settings
+    come from the environment that ``serve`` prepared."""
+    settings = Settings(database_url=os.environ.get(ENV_DATABASE))
+    app = build_app(settings, scheduler_interval=float(os.environ.get(ENV_TICK, "5")))
+    logging.basicConfig(level=logging.INFO)
+    return app
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
           demo: bool = False, base_url: str | None = None,
-          scheduler_interval: float = 5.0, secret_file: str | None = None) -> None:
+          scheduler_interval: float = 5.0, secret_file: str | None = None,
+          workers: int = 1) -> None:
     import uvicorn
 
     url = db_url(db)
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     base = (base_url or f"http://{shown_host}:{port}").rstrip("/")
     secret_path = Path(secret_file) if secret_file else secret_beside(url)
-    settings = Settings(database_url=url, base_url=base,
-                        secret_key=secret_from_file(secret_path))
-    service = GameService(url=url)
+    secret = os.environ.get(ENV_SECRET) or secret_from_file(secret_path)
+    settings = Settings(database_url=url, base_url=base, secret_key=secret)
+    service = GameService(url=url)  # creates or upgrades the schema once, before workers
     if demo:
         made = create_demo(service)
         print(links_text(made, base), flush=True)
         print("", flush=True)
-    print(f"Nightfall is running at {base}/  (database: {url}; Ctrl+C stops it)", flush=True)
-    scheduler = Scheduler(service, interval=scheduler_interval)
-    scheduler.start()
+    shown_url = make_url(url).render_as_string(hide_password=True)
+    print(f"Nightfall is running at {base}/  (database: {shown_url}; Ctrl+C stops it)",
+          flush=True)
     logging.basicConfig(level=logging.INFO)
-    try:
-        uvicorn.run(create_app(settings, service), host=host, port=port, log_level="warning")
-    finally:
-        scheduler.stop()
+    if workers > 1:
+        service.engine.dispose()
+        os.environ.update({ENV_DATABASE: url, ENV_SECRET: secret, ENV_BASE: base,
+                           ENV_TICK: str(scheduler_interval)})
+        uvicorn.run("nightfall.web.server:app_from_env", factory=True, workers=workers,
+                    host=host, port=port, log_level="warning",
+                    timeout_graceful_shutdown=GRACEFUL_SHUTDOWN)
+        return
+    uvicorn.run(build_app(settings, service, scheduler_interval), host=host, port=port,
+                log_level="warning", timeout_graceful_shutdown=GRACEFUL_SHUTDOWN)

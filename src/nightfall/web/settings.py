@@ -2,7 +2,7 @@
 
 Every value has a default that suits a single process on one machine (``./run``); the
 environment can override them (``NIGHTFALL_DATABASE_URL``, ``NIGHTFALL_SECRET``,
-``NIGHTFALL_BASE_URL``).
+``NIGHTFALL_BASE_URL``, ``NIGHTFALL_SUBMIT_RATE``, ``NIGHTFALL_SUBMIT_BURST``).
 """
 
 from __future__ import annotations
@@ -24,20 +24,57 @@ class Settings:
     #: how the links printed and shown to the GM begin (no trailing slash)
     base_url: str = field(default_factory=lambda: os.environ.get(
         "NIGHTFALL_BASE_URL", "http://127.0.0.1:8000").rstrip("/"))
-    #: seconds between two looks at the game's head in the live-update stream
+    #: seconds between two looks at the game's head in the live-update stream (SQLite)
     sse_interval: float = 1.0
+    #: on PostgreSQL the stream wakes on a notification; it still looks at the head after
+    #: this many seconds without one, in case a notification was lost
+    sse_safety_poll: float = 20.0
     #: a live-update stream ends after this many seconds (the browser reconnects)
     sse_max_seconds: float = 300.0
     #: mark cookies ``Secure`` (behind HTTPS)
     secure_cookies: bool = False
+    #: moves and posts through one player's link: at most this many per minute on average
+    #: (0: no limit; ``NIGHTFALL_SUBMIT_RATE``), counted in the database so that every
+    #: server process shares the limit …
+    submit_rate: float = field(default_factory=lambda: _number("NIGHTFALL_SUBMIT_RATE", 30.0))
+    #: … and at most this many at once (``NIGHTFALL_SUBMIT_BURST``)
+    submit_burst: int = field(default_factory=lambda: int(_number("NIGHTFALL_SUBMIT_BURST",
+                                                                  10)))
+
+
+def _number(variable: str, default: float) -> float:
+    """A non-negative number from the environment (``default`` if unset)."""
+    raw = os.environ.get(variable, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{variable}={raw!r} is not a number") from None
+    if not value >= 0:
+        raise ValueError(f"{variable}={raw!r} must not be negative")
+    return value
 
 
 def secret_from_file(path: Path) -> str:
     """The secret kept in ``path`` (created with mode 0600 on first use), so signed cookies
-    survive a restart of the server."""
+    survive a restart of the server.
+
+    Several processes started together must end up with the same secret (a form served by
+    one is posted to another): the file is written whole under a temporary name and linked
+    into place, which fails if another process won the race; then its secret is read.
+    """
     if path.exists():
         return path.read_text(encoding="utf-8").strip()
     secret = secrets.token_urlsafe(32)
-    path.touch(mode=0o600)
-    path.write_text(secret, encoding="utf-8")
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    temporary.touch(mode=0o600)
+    try:
+        temporary.write_text(secret, encoding="utf-8")
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            return path.read_text(encoding="utf-8").strip()
+    finally:
+        temporary.unlink()
     return secret

@@ -36,12 +36,18 @@ def zone(name: object) -> tzinfo | None:
 
 
 def load(request: Request, game_id: str) -> Game:
-    """The game, brought up to date first if a deadline passed while nobody looked."""
+    """The game, brought up to date first if a deadline passed while nobody looked.
+
+    Runs in the thread pool (``load_async``); it keeps the game's row of the ``games``
+    table on the request, so the page's later ``meta`` needs no second query on the
+    event loop (a blocking query there would stall every request of the process)."""
     svc = service(request)
     try:
-        meta = svc.meta(game_id)
-        if meta.next_deadline is not None and svc.clock.now() >= meta.next_deadline:
+        info = svc.meta(game_id)
+        if info.next_deadline is not None and svc.clock.now() >= info.next_deadline:
             svc.tick(game_id)
+            info = svc.meta(game_id)
+        request.state.game_meta = info
         return svc.load(game_id)
     except UnknownGame:
         raise NotFound() from None
@@ -56,10 +62,22 @@ async def log_async(request: Request, game_id: str) -> list[LogEntry]:
 
 
 def meta(request: Request, game_id: str) -> GameMeta:
+    """The game's row: the one ``load`` read for this request, else a query."""
+    known = getattr(request.state, "game_meta", None)
+    if isinstance(known, GameMeta) and known.id == game_id:
+        return known
     try:
         return service(request).meta(game_id)
     except UnknownGame:
         raise NotFound() from None
+
+
+async def translator_async(request: Request, game: Game | None = None,
+                           game_id: str | None = None, player: str | None = None
+                           ) -> Translator:
+    """``translator`` for a player's page: his settings are a query, so it runs in the
+    thread pool, not on the event loop."""
+    return await run_in_threadpool(translator, request, game, game_id, player)
 
 
 def translator(request: Request, game: Game | None = None, game_id: str | None = None,

@@ -315,3 +315,18 @@ async def new_links(request: Request, access: GmAccess) -> Response:
         links[name] = _player_url(request, token)
     return await _dashboard(request, access, new_links=links)
 
+
+@router.post("/gm/{token}/revoke", dependencies=[Depends(csrf.verify)])
+async def revoke_link(request: Request, access: GmAccess) -> Response:
+    """Revoke a player's private link without issuing a new one (a leaked or shared link):
+    from now on it gets the same 404 as an unknown link, until the GM issues a new one."""
+    form = await request.form()
+    who = _field(form, "player")
+    store = service(request).store
+    try:
+        await run_in_threadpool(store.revoke_access, access.game_id, who)
+    except LookupError:
+        return await _dashboard(request, access, Text(N_("Choose a player.")), 400)
+    return redirect(request, f"/gm/{access.token}", Text(N_(
+        "The private link of {name} no longer works. Give him a new one with “New link” "
+        "when you want."), {"name": who}))

@@ -11,11 +11,11 @@ from starlette.concurrency import run_in_threadpool
 
 from nightfall.engine import Command, Game, Rejected, SetupError
 from nightfall.engine.text import N_, Term, Text
-from nightfall.web import csrf, forms, pages
+from nightfall.web import csrf, forms, limits, pages
 from nightfall.web.explain import item_explanation, role_explanation
 from nightfall.web.i18n import Translator
 from nightfall.web.render import page, redirect
-from nightfall.web.routes.common import load_async, log_async, now, service, translator
+from nightfall.web.routes.common import load_async, log_async, now, service, translator_async
 from nightfall.web.routes.public import game_context
 from nightfall.web.security import Access, PlayerAccess
 
@@ -23,8 +23,8 @@ router = APIRouter()
 POST_LIMIT = 10_000
 
 
-def _tr(request: Request, access: Access, game: Game) -> Translator:
-    return translator(request, game, access.game_id, access.player)
+async def _tr(request: Request, access: Access, game: Game) -> Translator:
+    return await translator_async(request, game, access.game_id, access.player)
 
 
 def _public_votes(game: Game) -> bool:
@@ -41,7 +41,7 @@ def _post_block(request: Request, game: Game, player: str) -> Text | None:
 async def _private_page(request: Request, access: Access, error: Text | None = None,
                         status_code: int = 200) -> Response:
     game = await load_async(request, access.game_id)
-    tr = _tr(request, access, game)
+    tr = await _tr(request, access, game)
     player = access.player or ""
     log = await log_async(request, access.game_id)
     view = game.view(player)
@@ -70,7 +70,7 @@ async def private_page(request: Request, access: PlayerAccess) -> Response:
 async def _thread_page(request: Request, access: Access, error: Text | None = None,
                        status_code: int = 200, draft: str = "") -> Response:
     game = await load_async(request, access.game_id)
-    tr = _tr(request, access, game)
+    tr = await _tr(request, access, game)
     player = access.player or ""
     log = await log_async(request, access.game_id)
     public_votes = _public_votes(game)
@@ -100,7 +100,8 @@ def _stale(game: Game, form: Any) -> Text | None:
     return None
 
 
-@router.post("/p/{token}/act", dependencies=[Depends(csrf.verify)])
+@router.post("/p/{token}/act",
+             dependencies=[Depends(csrf.verify), Depends(limits.submissions)])
 async def act(request: Request, access: PlayerAccess) -> Response:
     form = await request.form()
     back = "thread" if form.get("from") == "thread" else "page"
@@ -121,7 +122,8 @@ async def act(request: Request, access: PlayerAccess) -> Response:
         "action": Term("action", command.action)}))
 
 
-@router.post("/p/{token}/post", dependencies=[Depends(csrf.verify)])
+@router.post("/p/{token}/post",
+             dependencies=[Depends(csrf.verify), Depends(limits.submissions)])
 async def post(request: Request, access: PlayerAccess) -> Response:
     form = await request.form()
     raw = form.get("text")

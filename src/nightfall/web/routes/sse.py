@@ -3,10 +3,12 @@ stage closed, a new phase, an announcement, an undo) and, on a player's own stre
 ``notice`` (a new private notice for him). The GM's stream also says ``change`` for any
 new event.
 
-The stream polls the game's head (``meta(game_id).head_seq``) and reads only the events
-after the last one it saw, so it works whichever process wrote them. A public or player
-stream never names an event it does not show: a secret night action changes the head but
-sends nothing.
+The stream looks at the game's head (``meta(game_id).head_seq``) and reads only the events
+after the last one it saw, so it works whichever process wrote them. On PostgreSQL it
+looks when this process's listener (``nightfall.web.live``) hears the commit's
+notification, and otherwise only every ``sse_safety_poll`` seconds; on SQLite (one
+process) it polls every ``sse_interval`` seconds. A public or player stream never names
+an event it does not show: a secret night action changes the head but sends nothing.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
+from contextlib import AbstractContextManager, nullcontext
 
 from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
@@ -22,6 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from nightfall.engine import events as ev
 from nightfall.store import UnknownGame
 from nightfall.web import pages
+from nightfall.web.live import LiveHub, Subscription
 from nightfall.web.routes.common import service
 from nightfall.web.security import GameId, GmAccess, PlayerAccess
 
@@ -51,30 +55,38 @@ def classify(event: ev.Event, player: str | None, gm: bool, public_slots: frozen
 
 async def stream(request: Request, game_id: str, player: str | None, gm: bool
                  ) -> AsyncIterator[str]:
-    settings = request.app.state.settings
-    svc = service(request)
-    try:
-        head = (await run_in_threadpool(svc.meta, game_id)).head_seq
-    except UnknownGame:
-        return
-    slots = pages.public_slots(await run_in_threadpool(svc.load, game_id))
-    started = time.monotonic()
-    yield "retry: 3000\n\n"
-    while time.monotonic() - started < settings.sse_max_seconds:
-        if await request.is_disconnected():
+    live: LiveHub | None = getattr(request.app.state, "live", None)
+    # subscribe before the first look at the head, so no commit falls between the two
+    watching: AbstractContextManager[Subscription | None] = (
+        live.subscribe(game_id) if live is not None else nullcontext())
+    with watching as subscription:
+        settings = request.app.state.settings
+        svc = service(request)
+        try:
+            head = (await run_in_threadpool(svc.meta, game_id)).head_seq
+        except UnknownGame:
             return
-        await asyncio.sleep(settings.sse_interval)
-        current = (await run_in_threadpool(svc.meta, game_id)).head_seq
-        if current == head:
-            yield ": keep-alive\n\n"
-            continue
-        log = await run_in_threadpool(svc.store.log, game_id, head - 1)
-        head = current
-        names: set[str] = set()
-        for _, _, event in log:
-            names |= classify(event, player, gm, slots)
-        for name in sorted(names):
-            yield f"event: {name}\ndata: {current}\n\n"
+        slots = pages.public_slots(await run_in_threadpool(svc.load, game_id))
+        started = time.monotonic()
+        yield "retry: 3000\n\n"
+        while (left := settings.sse_max_seconds - (time.monotonic() - started)) > 0:
+            if await request.is_disconnected():
+                return
+            if subscription is None:
+                await asyncio.sleep(settings.sse_interval)
+            else:
+                await subscription.wait(min(settings.sse_safety_poll, left))
+            current = (await run_in_threadpool(svc.meta, game_id)).head_seq
+            if current == head:
+                yield ": keep-alive\n\n"
+                continue
+            log = await run_in_threadpool(svc.store.log, game_id, head - 1)
+            head = current
+            names: set[str] = set()
+            for _, _, event in log:
+                names |= classify(event, player, gm, slots)
+            for name in sorted(names):
+                yield f"event: {name}\ndata: {current}\n\n"
 
 
 def _response(body: AsyncIterator[str]) -> StreamingResponse:

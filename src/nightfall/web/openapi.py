@@ -1,0 +1,183 @@
+"""What the OpenAPI schema (``/openapi.json``) says about routes that FastAPI cannot see.
+
+The form routes read ``await request.form()`` themselves, because a bad field must give
+the page again with a message in the reader's language (400), not FastAPI's generic JSON
+422; the pages answer HTML, redirects and error pages. So each route declares its form
+body and its answers here, and the schema is exact enough for schemathesis
+(``tests/fuzz``) to generate requests from it and check every answer against it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+
+from nightfall.rulesets import RULESET_IDS
+from nightfall.web import csrf
+
+_HTML = {"text/html": {"schema": {"type": "string"}}}
+_JSON_ERROR = {"application/json": {"schema": {
+    "type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}}}}
+
+#: what each status code means on these routes
+_MEANING = {
+    200: "The page",
+    303: "Done: on to the next page (Post/Redirect/Get), with a one-time message",
+    400: "A field was not understood (or holds a NUL character) or the rules refused it; "
+         "nothing was changed",
+    403: "The CSRF check failed, or the page is not for this reader now",
+    404: "Unknown page, game or link (a wrong or revoked link looks exactly the same)",
+    409: "The form was made for a phase that is over; nothing was changed",
+    429: "Too many submissions through this link; nothing was changed (see Retry-After)",
+}
+
+
+def _answer(code: int, content: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    answer: dict[str, Any] = {"description": _MEANING[code]}
+    if content is not None:
+        answer["content"] = dict(content)
+    if code == 303:
+        answer["headers"] = {"Location": {"schema": {"type": "string"},
+                                          "description": "Where to go next"}}
+    if code == 429:
+        answer["headers"] = {"Retry-After": {"schema": {"type": "integer", "minimum": 1},
+                                             "description": "Seconds until the next try"}}
+    return answer
+
+
+def pages(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The answers of an HTML page route: 200 and every code in ``codes`` (as pages)."""
+    return {code: _answer(code, None if code == 303 else _HTML) for code in (200, *codes)}
+
+
+def api(properties: Mapping[str, Any], *codes: int) -> dict[int | str, dict[str, Any]]:
+    """The answers of a JSON route: an object with ``properties`` (all of them present),
+    and ``{"error": message}`` for every code in ``codes``."""
+    body = {"application/json": {"schema": {
+        "type": "object", "required": list(properties), "properties": dict(properties)}}}
+    return {200: {"description": "The view", "content": body},
+            **{code: _answer(code, _JSON_ERROR) for code in codes}}
+
+
+def form(fields: Mapping[str, Mapping[str, Any]], required: tuple[str, ...] = (),
+         more: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The ``requestBody`` of a route that reads an urlencoded form itself: its ``fields``
+    (JSON schemas), the CSRF field every form carries, and the schema of any ``more``
+    fields whose names are made from data (``role_<role>``, ``opt_<option>``)."""
+    properties = {csrf.FIELD: {"type": "string", "description": "The CSRF token of the page"},
+                  **{name: dict(schema) for name, schema in fields.items()}}
+    schema: dict[str, Any] = {"type": "object", "properties": properties,
+                              "required": [csrf.FIELD, *required],
+                              "additionalProperties": dict(more) if more else False}
+    return {"requestBody": {"required": True, "content": {
+        "application/x-www-form-urlencoded": {"schema": schema}}}}
+
+
+def text(limit: int | None = None, **extra: Any) -> dict[str, Any]:
+    """A text field (``limit``: the longest the route accepts)."""
+    schema: dict[str, Any] = {"type": "string", **extra}
+    if limit is not None:
+        schema["maxLength"] = limit
+    return schema
+
+
+def choice(*values: str) -> dict[str, Any]:
+    return {"type": "string", "enum": list(values)}
+
+
+def _stream() -> dict[int | str, dict[str, Any]]:
+    """A live-update stream (server-sent events), or the 404 page for a wrong link."""
+    events = {"text/event-stream": {"schema": {"type": "string"}}}
+    return {200: {"description": "Server-sent events: post, phase, notice, change",
+                  "content": events}, 404: _answer(404, _HTML)}
+
+
+# -- the routes -------------------------------------------------------------------------------
+_NAME = text(40, minLength=1)
+_STR: dict[str, Any] = {"type": "string"}
+_OBJECT: dict[str, Any] = {"type": "object"}
+_CHOICE: dict[str, Any] = {"type": ["string", "null"]}
+_TARGETS: dict[str, Any] = {"type": "array", "items": _STR}
+#: a legal command of the player's API view
+_COMMAND: dict[str, Any] = {"type": "object", "required": ["action", "targets", "choice"],
+                            "properties": {"action": _STR, "targets": _TARGETS,
+                                           "choice": _CHOICE}}
+_SUBMISSION: dict[str, Any] = {
+    "type": "object", "required": ["player", "slot", "action", "targets", "choice"],
+    "properties": {"player": _STR, "slot": _STR, "action": _STR, "targets": _TARGETS,
+                   "choice": _CHOICE}}
+_GM_FIELDS = {"target": text(200), "minutes": text(20), "text": text(2000),
+              "choice": text(100), "phase": text(40)}
+
+#: (method, path) → (answers, form body or None)
+ROUTES: dict[tuple[str, str], tuple[dict[int | str, dict[str, Any]], dict[str, Any] | None]] = {
+    ("GET", "/"): (pages(), None),
+    ("GET", "/new"): (pages(), None),
+    ("POST", "/new"): (pages(303, 400, 403), form(
+        {"ruleset": choice(*RULESET_IDS), "title": text(200), "seed": text(),
+         "locale": text()},
+        required=("ruleset",), more={"type": "string"})),
+    ("GET", "/g/{game_id}"): (pages(404), None),
+    ("GET", "/g/{game_id}/signup"): (pages(404), None),
+    ("POST", "/g/{game_id}/signup"): (pages(303, 400, 403, 404), form(
+        {"name": _NAME, "description": text(200), "timezone": text(64), "locale": text(8)},
+        required=("name",))),
+    ("GET", "/g/{game_id}/status"): (pages(404), None),
+    ("GET", "/g/{game_id}/reveal"): (pages(403, 404), None),
+    ("GET", "/p/{token}"): (pages(404), None),
+    ("GET", "/p/{token}/thread"): (pages(404), None),
+    ("POST", "/p/{token}/act"): (pages(303, 400, 403, 404, 409, 429), form(
+        {"action": text(40, minLength=1), "option": text(minLength=1), "text": text(4000),
+         "phase": text(40), "from": choice("page", "thread")},
+        required=("action", "option"))),
+    ("POST", "/p/{token}/post"): (pages(303, 400, 403, 404, 409, 429), form(
+        {"text": text(10_000, minLength=1), "phase": text(40)}, required=("text",))),
+    ("GET", "/gm/{token}"): (pages(404), None),
+    ("POST", "/gm/{token}/players"): (pages(400, 403, 404), form(
+        {"name": _NAME, "description": text(200)}, required=("name",))),
+    ("POST", "/gm/{token}/withdraw"): (pages(303, 400, 403, 404), form(
+        {"name": _NAME}, required=("name",))),
+    ("POST", "/gm/{token}/deal"): (pages(303, 400, 403, 404), form(
+        {"mode": choice("preset", "pick", "default"), "preset": text(200)},
+        required=("mode",), more={"type": "string"})),
+    ("POST", "/gm/{token}/start"): (pages(303, 400, 403, 404), form({})),
+    ("POST", "/gm/{token}/act"): (pages(303, 400, 403, 404, 409), form(
+        {"action": text(40, minLength=1), **_GM_FIELDS}, required=("action",))),
+    ("POST", "/gm/{token}/links"): (pages(400, 403, 404), form(
+        {"player": text(200, minLength=1)}, required=("player",))),
+    ("POST", "/gm/{token}/revoke"): (pages(303, 400, 403, 404), form(
+        {"player": text(200, minLength=1)}, required=("player",))),
+    ("GET", "/api/g/{game_id}"): (api(
+        {"id": _STR, "head_seq": {"type": "integer"}, "view": _OBJECT}, 404), None),
+    ("GET", "/api/p/{token}"): (api(
+        {"id": _STR, "player": _STR, "view": _OBJECT,
+         "legal": {"type": "array", "items": _COMMAND}}, 404), None),
+    ("GET", "/api/gm/{token}"): (api(
+        {"id": _STR, "view": _OBJECT,
+         "awaiting": {"type": ["array", "null"], "items": {"type": "array", "items": _STR}},
+         "submissions": {"type": "array", "items": _SUBMISSION}}, 404), None),
+    ("GET", "/g/{game_id}/events"): (_stream(), None),
+    ("GET", "/p/{token}/events"): (_stream(), None),
+    ("GET", "/gm/{token}/events"): (_stream(), None),
+}
+
+
+def describe(app: FastAPI) -> dict[str, Any]:
+    """The app's OpenAPI schema: FastAPI's, with the answers and form bodies above
+    (installed as ``app.openapi``, the way FastAPI's docs extend a schema)."""
+    if app.openapi_schema is None:
+        schema = get_openapi(title=app.title, version=app.version, routes=app.routes)
+        for path, operations in schema.get("paths", {}).items():
+            for method, operation in operations.items():
+                known = ROUTES.get((method.upper(), path))
+                if known is None:
+                    continue
+                answers, body = known
+                operation["responses"] = {str(code): answer for code, answer in answers.items()}
+                if body is not None:
+                    operation.update(body)
+        app.openapi_schema = schema
+    return app.openapi_schema
