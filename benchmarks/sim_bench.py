@@ -5,6 +5,7 @@ werewolf loop run in the same process as the floor. The ratio (floor ÷ setup) i
 figure to watch (issue 7: at least 2,000 Changelings games/s/core, within 10× of the floor).
 
     .venv/bin/python benchmarks/sim_bench.py [--seconds 10] [--bots random] [--profile]
+    .venv/bin/python benchmarks/sim_bench.py --compiled     # after scripts/build_compiled.sh
 
 Every game is played by ``nightfall.sim.play.play_game`` exactly as ``nightfall simulate``
 plays it: full rules, the event log, the projection for bots that read it and the legal
@@ -12,24 +13,29 @@ command list for every turn. The "engine only" row replays the same games' accep
 commands and deadlines into a fresh game (no projections, no legal lists, no bots): the
 speed the engine core and rule set allow at best for this play. ``--profile`` runs
 cProfile over a few games per setup and prints where the time goes (engine core, rule
-set, simulator; and per entry point).
+set, simulator; and per entry point). ``--compiled`` runs the same against the mypyc
+build of ``scripts/build_compiled.sh`` (``build/compiled``; refused when its sources differ
+from ``src``); the first line says which build ran.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import filecmp
 import os
 import pstats
 import random
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, ClassVar
 
 import nightfall.sim.play as sim_play
 from nightfall.engine import Command, Game
 from nightfall.rulesets import RULESET_IDS, get_ruleset
-from nightfall.sim.play import play_game, player_names
+from nightfall.sim.play import gc_paused, play_game, player_names
 from nightfall.sim.seeds import game_seed
 from nightfall.sim.setup import Setup, preset_setup
 
@@ -77,18 +83,29 @@ def rate(play: Callable[[int], object], seconds: float) -> tuple[float, int]:
 
 
 # -- the engine alone: the same games' commands, without projections and legal lists ----
-class _RecordingGame(Game):
-    """Records every accepted command and every ``advance`` of a simulated game."""
+class _RecordingGame:
+    """Wraps the game of a simulated game and records every accepted command and every
+    ``advance`` (a wrapper, not a subclass: the compiled ``Game`` cannot be subclassed)."""
 
     log: ClassVar[list[Command | None]] = []
 
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    @classmethod
+    def new(cls, *args: Any) -> _RecordingGame:
+        return cls(Game.new(*args))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
     def execute(self, command: Command) -> Any:
-        events = super().execute(command)
+        events = self._game.execute(command)
         _RecordingGame.log.append(command)
         return events
 
     def advance(self, at: Any = None) -> Any:
-        events = super().advance(at)
+        events = self._game.advance(at)
         _RecordingGame.log.append(None)
         return events
 
@@ -104,17 +121,19 @@ def record(setup: Setup, seed: int, bots: str) -> list[Command | None]:
 
 
 def replay(setup: Setup, seed: int, log: list[Command | None]) -> Game:
-    """The engine's share: set up, deal, then the recorded commands and deadlines only."""
-    game = Game.new(get_ruleset(setup.ruleset), seed, setup.options)
-    for name in player_names(setup.players):
-        game.join(name)
-    game.deal(setup.roles)
-    game.start()
-    for command in log:
-        if command is None:
-            game.advance()
-        else:
-            game.execute(command)
+    """The engine's share: set up, deal, then the recorded commands and deadlines only
+    (with the collector paused, as ``play_game`` does)."""
+    with gc_paused():
+        game = Game.new(get_ruleset(setup.ruleset), seed, setup.options)
+        for name in player_names(setup.players):
+            game.join(name)
+        game.deal(setup.roles)
+        game.start()
+        for command in log:
+            if command is None:
+                game.advance()
+            else:
+                game.execute(command)
     assert game.state.ended
     return game
 
@@ -172,6 +191,35 @@ def profile(setup: Setup, bots: str, games: int) -> None:
     stats.sort_stats("tottime").print_stats(12)
 
 
+ROOT = Path(__file__).resolve().parent.parent
+COMPILED = ROOT / "build" / "compiled"
+
+
+def stale_sources(compiled: Path) -> list[str]:
+    """The modules whose source in ``compiled`` differs from ``src`` (or is missing)."""
+    src = ROOT / "src" / "nightfall"
+    return sorted(
+        str(path.relative_to(src)) for path in src.rglob("*.py")
+        if not (compiled / "nightfall" / path.relative_to(src)).is_file()
+        or not filecmp.cmp(path, compiled / "nightfall" / path.relative_to(src), shallow=False)
+    )
+
+
+def run_compiled() -> None:
+    """Run this benchmark again in a new process, with the compiled build first on the
+    path (it must be imported before anything of ``nightfall``)."""
+    if not any(COMPILED.glob("nightfall/engine/game.*.so")):
+        sys.exit(f"no compiled build in {COMPILED}: run scripts/build_compiled.sh first")
+    stale = stale_sources(COMPILED)
+    if stale:
+        sys.exit(f"the compiled build is stale ({', '.join(stale[:5])} changed): "
+                 "run scripts/build_compiled.sh again")
+    argv = [a for a in sys.argv if a != "--compiled"]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(COMPILED), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    os.execve(sys.executable, [sys.executable, *argv], env)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10.0,
@@ -179,7 +227,14 @@ def main() -> None:
     parser.add_argument("--bots", default="random", help="bot kind (default random)")
     parser.add_argument("--profile", action="store_true", help="profile a few games each")
     parser.add_argument("--profile-games", type=int, default=40)
+    parser.add_argument("--compiled", action="store_true",
+                        help="use the mypyc build of scripts/build_compiled.sh")
     args = parser.parse_args()
+    if args.compiled:
+        run_compiled()
+    engine = Path(sys.modules[Game.__module__].__file__ or "")
+    print(f"build: {'compiled (mypyc)' if engine.suffix == '.so' else 'interpreted'} "
+          f"({engine.parent.parent})")
     floor_rng = random.Random(7)
     floor, floor_games = rate(lambda _: werewolf_floor_game(floor_rng), args.seconds)
     print(f"{'setup':<36} {'games':>7} {'games/s/core':>13} {'floor ÷ setup':>14}")

@@ -18,6 +18,18 @@ per ability, the target checks once per candidate target and the command checks 
 candidate command: the same predicates, so the list holds exactly what :func:`problem`
 accepts (``tests/test_legality.py`` checks it on random reachable states). No check
 raises, and no candidate is built to be thrown away, so listing is cheap.
+
+A target or command check that reads something about the actor (his lover, his
+handcuffs, his number of votes, today's event) is declared *prepared* (:class:`ForTargets`,
+:class:`ForCommands`): it reads that once per actor and returns the check of one target
+or one command. The listing prepares it once per actor and ability instead of once per
+candidate (a vote is checked against every living player), the command path once per
+command; it is still one predicate for both doors.
+
+An actor check that reads nothing but the phase (kind, number, stage), like "by night
+only", is declared :class:`OnPhase`. The command path runs it in its place like any
+other; the listing runs it once per role and phase and remembers which abilities it
+leaves (most abilities of most roles are out of season most of the time).
 """
 
 from __future__ import annotations
@@ -29,6 +41,7 @@ from typing import Union
 
 from nightfall.engine.commands import Command, make_command
 from nightfall.engine.errors import Rejected
+from nightfall.engine.phase import Phase
 from nightfall.engine.state import GameState
 from nightfall.engine.text import N_, Term, Text
 
@@ -57,7 +70,39 @@ class OnCommand:
     check: CommandCheck
 
 
-Check = Union[ActorCheck, OnTarget, OnCommand]  # noqa: UP007 - a runtime alias with a str ref
+#: a target check prepared for one actor (see :class:`ForTargets`)
+PreparedTargetCheck = Callable[[str], Text | None]
+#: a command check prepared for one actor (see :class:`ForCommands`)
+PreparedCommandCheck = Callable[[Command], Text | None]
+
+
+@dataclass(frozen=True, slots=True)
+class ForTargets:
+    """A target check prepared once per actor: ``prepare(state, ability, actor)`` reads
+    what the check needs about the actor and returns the check of one target, or ``None``
+    when it refuses no target of this actor now."""
+
+    prepare: Callable[[GameState, Ability, str], PreparedTargetCheck | None]
+
+
+@dataclass(frozen=True, slots=True)
+class ForCommands:
+    """A command check prepared once per actor, like :class:`ForTargets`: ``prepare``
+    returns the check of one command of this actor, or ``None`` when it refuses none."""
+
+    prepare: Callable[[GameState, Ability, str], PreparedCommandCheck | None]
+
+
+@dataclass(frozen=True, slots=True)
+class OnPhase:
+    """An actor check that reads only ``state.phase`` (and the ability): its verdict holds
+    for every player of a role through a whole stage (its refusal may name the stage)."""
+
+    check: ActorCheck
+
+
+Check = Union[ActorCheck, OnTarget, OnCommand, ForTargets, ForCommands, OnPhase]  # noqa: UP007
+ActorStep = Union[ActorCheck, OnPhase]  # noqa: UP007
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +123,7 @@ class Ability:
     #: a targeted ability that may also be given without a target (it then names no one)
     target_optional: bool = False
     #: the actor checks, in order, after "the player exists"
-    actor_checks: tuple[ActorCheck, ...] = ()
+    actor_checks: tuple[ActorStep, ...] = ()
     #: checks after the generic target checks, in order
     checks: tuple[Check, ...] = ()
     #: the choices the legal list offers (one command per choice); ``None``: no choice
@@ -89,23 +134,44 @@ class Ability:
     candidates: Candidates | None = None
     target_checks: tuple[TargetCheck, ...] = field(init=False, repr=False, compare=False)
     command_checks: tuple[CommandCheck, ...] = field(init=False, repr=False, compare=False)
+    #: the prepared checks among :attr:`checks` (:class:`ForTargets`, :class:`ForCommands`)
+    target_preparers: tuple[ForTargets, ...] = field(init=False, repr=False, compare=False)
+    command_preparers: tuple[ForCommands, ...] = field(init=False, repr=False, compare=False)
     #: actor checks among :attr:`checks` (they do not depend on the targets either)
     late_actor_checks: tuple[ActorCheck, ...] = field(init=False, repr=False, compare=False)
+    #: :attr:`actor_checks` unwrapped, in order (the command path)
+    actor_chain: tuple[ActorCheck, ...] = field(init=False, repr=False, compare=False)
+    #: every :class:`OnPhase` check of :attr:`actor_checks` and :attr:`checks`
+    phase_checks: tuple[ActorCheck, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         target_checks: list[TargetCheck] = []
         command_checks: list[CommandCheck] = []
+        target_preparers: list[ForTargets] = []
+        command_preparers: list[ForCommands] = []
         actor_checks: list[ActorCheck] = []
+        phase_checks = [c.check for c in self.actor_checks if isinstance(c, OnPhase)]
         for check in self.checks:
             if isinstance(check, OnTarget):
                 target_checks.append(check.check)
             elif isinstance(check, OnCommand):
                 command_checks.append(check.check)
+            elif isinstance(check, ForTargets):
+                target_preparers.append(check)
+            elif isinstance(check, ForCommands):
+                command_preparers.append(check)
+            elif isinstance(check, OnPhase):
+                phase_checks.append(check.check)
             else:
                 actor_checks.append(check)
         object.__setattr__(self, "target_checks", tuple(target_checks))
         object.__setattr__(self, "command_checks", tuple(command_checks))
+        object.__setattr__(self, "target_preparers", tuple(target_preparers))
+        object.__setattr__(self, "command_preparers", tuple(command_preparers))
         object.__setattr__(self, "late_actor_checks", tuple(actor_checks))
+        object.__setattr__(self, "actor_chain", tuple(
+            c.check if isinstance(c, OnPhase) else c for c in self.actor_checks))
+        object.__setattr__(self, "phase_checks", tuple(phase_checks))
 
 
 # -- generic checks -------------------------------------------------------------------------
@@ -167,7 +233,7 @@ def problem(abilities: Mapping[str, Ability], state: GameState, command: Command
     actor = command.by
     if actor is None or actor not in state.players:
         return no_such_player(actor)
-    for actor_check in ability.actor_checks:
+    for actor_check in ability.actor_chain:
         reason = actor_check(state, ability, actor)
         if reason is not None:
             return reason
@@ -192,6 +258,23 @@ def problem(abilities: Mapping[str, Ability], state: GameState, command: Command
             reason = check.check(state, ability, command)
             if reason is not None:
                 return reason
+        elif isinstance(check, ForTargets):
+            prepared_target = check.prepare(state, ability, actor)
+            if prepared_target is not None:
+                for target in targets:
+                    reason = prepared_target(target)
+                    if reason is not None:
+                        return reason
+        elif isinstance(check, ForCommands):
+            prepared_command = check.prepare(state, ability, actor)
+            if prepared_command is not None:
+                reason = prepared_command(command)
+                if reason is not None:
+                    return reason
+        elif isinstance(check, OnPhase):
+            reason = check.check(state, ability, actor)
+            if reason is not None:
+                return reason
         else:
             reason = check(state, ability, actor)
             if reason is not None:
@@ -202,35 +285,75 @@ def problem(abilities: Mapping[str, Ability], state: GameState, command: Command
 # -- the legal list --------------------------------------------------------------------------
 def valid_targets(state: GameState, ability: Ability, actor: str, pool: Sequence[str]
                   ) -> list[str]:
-    """The players of ``pool`` (in its order) that pass every target check."""
-    found = []
+    """The players of ``pool`` (in its order) that pass every target check: those of
+    :func:`target_problem` (inlined: it runs for every player on every listing), then the
+    declared ones."""
+    players = state.players
+    myself = None if ability.self_target else actor
     checks = ability.target_checks
+    prepared = [check for check in (p.prepare(state, ability, actor)
+                                    for p in ability.target_preparers) if check is not None]
+    found = []
     for target in pool:
-        if target_problem(state, ability, actor, target) is not None:
+        player = players.get(target)
+        if player is None or not player.alive or target == myself:
             continue
         for target_check in checks:
             if target_check(state, ability, actor, target) is not None:
                 break
         else:
-            found.append(target)
+            for prepared_check in prepared:
+                if prepared_check(target) is not None:
+                    break
+            else:
+                found.append(target)
     return found
 
 
-def default_candidates(state: GameState, ability: Ability, actor: str, targets: Sequence[str]
-                       ) -> list[Command]:
-    """One command per valid target (pair of targets for two; singles for :data:`ANY`),
-    times each listed choice."""
-    action, text = ability.action, ability.listed_text
+def listed(ability: Ability, actor: str, targets: Sequence[str], arity: int,
+           choices: tuple[str | None, ...] = (None,), text: str | None = None
+           ) -> list[Command]:
+    """The commands of ``ability`` by ``actor``: one per target (``arity`` 1), per pair
+    of targets (2) or one naming nobody (0), times each choice (the outer loop), all with
+    ``text``; each command shared (:func:`~nightfall.engine.commands.make_command`)."""
+    action = ability.action
+    if arity == 1 and choices == (None,) and text is None:  # most lists: one per target
+        by_target = _SINGLES.get((action, actor))
+        if by_target is None or len(by_target) >= _SINGLES_LIMIT:
+            if len(_SINGLES) >= _SINGLES_LIMIT:  # names differ from game to game: bounded
+                _SINGLES.clear()
+            by_target = _SINGLES[(action, actor)] = {}
+        found = []
+        for target in targets:
+            command = by_target.get(target)
+            if command is None:
+                command = by_target[target] = make_command(action, actor, (target,))
+            found.append(command)
+        return found
     shapes: list[tuple[str, ...]]
-    if ability.targets == 0:
+    if arity == 0:
         shapes = [()]
-    elif ability.targets == 2:
+    elif arity == 2:
         shapes = list(combinations(targets, 2))
     else:
         shapes = [(t,) for t in targets]
-    choices: tuple[str | None, ...] = ability.choices if ability.choices is not None else (None,)
     return [make_command(action, actor, shape, choice, text)
             for choice in choices for shape in shapes]
+
+
+#: (action, actor) -> target -> the command naming that target (see :func:`listed`)
+_SINGLES: dict[tuple[str, str], dict[str, Command]] = {}
+_SINGLES_LIMIT = 2_000
+
+
+def default_candidates(state: GameState, ability: Ability, actor: str, targets: Sequence[str]
+                       ) -> Sequence[Command]:
+    """One command per valid target (pair of targets for two; singles for :data:`ANY`),
+    times each listed choice."""
+    wanted = ability.targets
+    arity = 0 if wanted == 0 else 2 if wanted == 2 else 1
+    choices: tuple[str | None, ...] = ability.choices if ability.choices is not None else (None,)
+    return listed(ability, actor, targets, arity, choices, ability.listed_text)
 
 
 class AbilityBook:
@@ -241,6 +364,9 @@ class AbilityBook:
         self.abilities: dict[str, Ability] = {a.action: a for a in abilities}
         #: per role: (ability, its actor checks but the role check), in listing order
         self._by_role: dict[str | None, list[tuple[Ability, tuple[ActorCheck, ...]]]] = {}
+        #: per (role, phase): the same, only the abilities the phase checks leave
+        self._in_phase: dict[tuple[str | None, Phase],
+                             list[tuple[Ability, tuple[ActorCheck, ...]]]] = {}
 
     def problem(self, state: GameState, command: Command) -> Text | None:
         return problem(self.abilities, state, command)
@@ -258,11 +384,28 @@ class AbilityBook:
         found = self._by_role.get(role)
         if found is None:
             found = [
-                (a, tuple(c for c in (*a.actor_checks, *a.late_actor_checks) if c is not has_role))
+                (a, tuple(c for c in (*a.actor_chain, *a.late_actor_checks)
+                          if c is not has_role and c not in a.phase_checks))
                 for a in self.abilities.values()
-                if a.roles is None or role in a.roles or has_role not in a.actor_checks
+                if a.roles is None or role in a.roles or has_role not in a.actor_chain
             ]
             self._by_role[role] = found
+        return found
+
+    def _of_role_now(self, state: GameState, role: str | None, player: str
+                     ) -> list[tuple[Ability, tuple[ActorCheck, ...]]]:
+        """:meth:`_of_role` without the abilities an :class:`OnPhase` check refuses in
+        the current phase (worked out once per role and phase)."""
+        key = (role, state.phase)
+        found = self._in_phase.get(key)
+        if found is None:
+            found = [
+                (ability, checks) for ability, checks in self._of_role(role)
+                if all(check(state, ability, player) is None for check in ability.phase_checks)
+            ]
+            if len(self._in_phase) >= 10_000:  # long games have many phases: stay bounded
+                self._in_phase.clear()
+            self._in_phase[key] = found
         return found
 
     def legal_commands(self, state: GameState, player: str, pool: Sequence[str]
@@ -274,7 +417,7 @@ class AbilityBook:
         if me is None:
             return []
         found: list[Command] = []
-        for ability, actor_checks in self._of_role(me.role):
+        for ability, actor_checks in self._of_role_now(state, me.role, player):
             for actor_check in actor_checks:
                 if actor_check(state, ability, player) is not None:
                     break
@@ -282,11 +425,22 @@ class AbilityBook:
                 targets = (valid_targets(state, ability, player, pool)
                            if ability.targets != 0 else [])
                 build = ability.candidates or default_candidates
+                candidates = build(state, ability, player, targets)
                 checks = ability.command_checks
-                for command in build(state, ability, player, targets):
+                prepared = [check for check in (p.prepare(state, ability, player)
+                                                for p in ability.command_preparers)
+                            if check is not None]
+                if not checks and not prepared:
+                    found.extend(candidates)
+                    continue
+                for command in candidates:
                     for command_check in checks:
                         if command_check(state, ability, command) is not None:
                             break
                     else:
-                        found.append(command)
+                        for prepared_check in prepared:
+                            if prepared_check(command) is not None:
+                                break
+                        else:
+                            found.append(command)
         return found

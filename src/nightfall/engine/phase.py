@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
+
+from nightfall.engine.pickling import by_fields, restore
 
 SIGNUP = "signup"
 SETUP = "setup"
@@ -33,6 +36,12 @@ class Phase:
 
     def is_play(self) -> bool:
         return self.kind in (DAY, NIGHT)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_fields(self)
+
+    def __setstate__(self, state: Any) -> None:
+        restore(self, state)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,12 +8,13 @@ property tests check by comparing with ``==``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
 from nightfall.engine import events as ev
 from nightfall.engine.phase import ENDED, SIGNUP, Phase
+from nightfall.engine.pickling import by_fields, restore
 from nightfall.engine.text import Text, to_data
 
 
@@ -23,6 +24,12 @@ class Item:
 
     id: str
     used: bool = False
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_fields(self)
+
+    def __setstate__(self, state: Any) -> None:
+        restore(self, state)
 
 
 @dataclass
@@ -52,6 +59,12 @@ class Submission:
     def target(self) -> str | None:
         return self.targets[0] if self.targets else None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_fields(self)
+
+    def __setstate__(self, state: Any) -> None:
+        restore(self, state)
+
 
 @dataclass(frozen=True, slots=True)
 class PhaseRecord:
@@ -64,11 +77,23 @@ class PhaseRecord:
     at: datetime | None
     deadline: datetime | None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_fields(self)
+
+    def __setstate__(self, state: Any) -> None:
+        restore(self, state)
+
 
 @dataclass(frozen=True, slots=True)
 class Announcement:
     phase: str
     text: Text
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_fields(self)
+
+    def __setstate__(self, state: Any) -> None:
+        restore(self, state)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +101,12 @@ class Post:
     player: str
     phase: str
     text: str
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_fields(self)
+
+    def __setstate__(self, state: Any) -> None:
+        restore(self, state)
 
 
 @dataclass
@@ -106,12 +137,12 @@ class GameState:
     memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
-        data = dict(self.__dict__)
-        data.pop("memo", None)
-        return data
+        # by the declared fields, not ``__dict__``: a compiled build has no ``__dict__``
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "memo"}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
-        self.__dict__.update(data)
+        for name, value in data.items():
+            setattr(self, name, value)
         self.memo = {}
 
     # -- read helpers used by rule sets -------------------------------------------------

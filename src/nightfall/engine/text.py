@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import Any, ClassVar
 
+from nightfall.engine.pickling import by_fields, restore
+
 
 def N_(msgid: str) -> str:
     """Mark ``msgid`` for extraction into the message catalogs without translating it."""
@@ -25,6 +27,12 @@ class Term:
 
     domain: str
     id: str
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_fields(self)
+
+    def __setstate__(self, state: Any) -> None:
+        restore(self, state)
 
 
 ParamValue = str | int | Term | tuple["ParamValue", ...] | None
@@ -39,6 +47,12 @@ class Text:
 
     def __hash__(self) -> int:
         return hash(self.msgid)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_fields(self)
+
+    def __setstate__(self, state: Any) -> None:
+        restore(self, state)
 
 
 class TermNames:

@@ -16,8 +16,11 @@ from nightfall.engine.abilities import (
     AbilityBook,
     ActorCheck,
     Check,
+    ForTargets,
     OnCommand,
+    OnPhase,
     OnTarget,
+    PreparedTargetCheck,
     has_role,
     refusal,
 )
@@ -88,11 +91,26 @@ def _stage(when: str) -> ActorCheck:
     def in_stage(state: GameState, ability: Ability, actor: str) -> Text | None:
         if _phase_allows(state, when):
             return None
-        return Text(N_("{action} is not possible now ({phase})."),
-                    {"action": Term("action", ability.action),
-                     "phase": Term("phase", state.phase_label)})
+        return _not_now(ability.action, state.phase_label)
 
     return in_stage
+
+
+_NOT_NOW: dict[tuple[str, str], Text] = {}
+
+
+def _not_now(action: str, phase_label: str) -> Text:
+    """"Not possible now", built once per action and stage: every legal list meets it for
+    most abilities of every player."""
+    key = (action, phase_label)
+    text = _NOT_NOW.get(key)
+    if text is None:
+        if len(_NOT_NOW) > 10_000:  # stage labels grow with long games: stay bounded
+            _NOT_NOW.clear()
+        text = _NOT_NOW[key] = Text(N_("{action} is not possible now ({phase})."),
+                                    {"action": Term("action", action),
+                                     "phase": Term("phase", phase_label)})
+    return text
 
 
 # -- the checks of each ability (C3–C14) ----------------------------------------------------
@@ -114,11 +132,18 @@ def _banishment_day(state: GameState, ability: Ability, actor: str) -> Text | No
     return None
 
 
-def _not_for_lover(state: GameState, ability: Ability, actor: str, target: str) -> Text | None:
+def _not_for_lover(state: GameState, ability: Ability, actor: str
+                   ) -> PreparedTargetCheck | None:
     partner = memory.partner_of(state, actor)
-    if partner is not None and partner == target:
-        return Text(N_("You cannot vote for your lover {name} (C8.2)."), {"name": partner})
-    return None
+    if partner is None:
+        return None
+
+    def check(target: str) -> Text | None:
+        if partner == target:
+            return Text(N_("You cannot vote for your lover {name} (C8.2)."), {"name": partner})
+        return None
+
+    return check
 
 
 def _has_vote(state: GameState, ability: Ability, actor: str) -> Text | None:
@@ -153,10 +178,18 @@ def _a_pony(state: GameState, ability: Ability, actor: str, target: str) -> Text
     return None
 
 
-def _not_own_lover(state: GameState, ability: Ability, actor: str, target: str) -> Text | None:
-    if memory.partner_of(state, actor) == target:
-        return refusal(N_("You cannot abduct or replace your own lover (C7.3)."))
-    return None
+def _not_own_lover(state: GameState, ability: Ability, actor: str
+                   ) -> PreparedTargetCheck | None:
+    partner = memory.partner_of(state, actor)
+    if partner is None:
+        return None
+
+    def check(target: str) -> Text | None:
+        if partner == target:
+            return refusal(N_("You cannot abduct or replace your own lover (C7.3)."))
+        return None
+
+    return check
 
 
 def _replacement_left(state: GameState, ability: Ability, actor: str) -> Text | None:
@@ -165,15 +198,22 @@ def _replacement_left(state: GameState, ability: Ability, actor: str) -> Text | 
     return None
 
 
-def _not_shielded_last(state: GameState, ability: Ability, actor: str, target: str
-                       ) -> Text | None:
-    if state.flags.get(memory.last_shield_key(actor)) == target:
-        return Text(
-            N_("You protected {name} last night and cannot protect the same pony twice "
-               "in a row (C12.2)."),
-            {"name": target},
-        )
-    return None
+def _not_shielded_last(state: GameState, ability: Ability, actor: str
+                       ) -> PreparedTargetCheck | None:
+    last = state.flags.get(memory.last_shield_key(actor))
+    if last is None:
+        return None
+
+    def check(target: str) -> Text | None:
+        if last == target:
+            return Text(
+                N_("You protected {name} last night and cannot protect the same pony twice "
+                   "in a row (C12.2)."),
+                {"name": target},
+            )
+        return None
+
+    return check
 
 
 def _a_disguise(state: GameState, ability: Ability, command: Command) -> Text | None:
@@ -245,34 +285,34 @@ def _ability(action: str, rule: str, slot: str, roles: frozenset[str] | None, wh
              checks: tuple[Check, ...] = (), choices: tuple[str, ...] | None = None
              ) -> Ability:
     return Ability(action, rule, slot, roles, targets=targets, self_target=self_target,
-                   standing=standing, actor_checks=(_in_game, has_role, _stage(when)),
+                   standing=standing, actor_checks=(_in_game, has_role, OnPhase(_stage(when))),
                    checks=checks, choices=choices)
 
 
 BOOK = AbilityBook(
     (
         _ability("elect", "C5.1", "elect", None, DAY_VOTE,
-                 checks=(_election_day, _vote_right)),
+                 checks=(OnPhase(_election_day), _vote_right)),
         _ability("vote", "C3.1", "vote", None, DAY_VOTE,
-                 checks=(_banishment_day, _vote_right, OnTarget(_not_for_lover))),
+                 checks=(_banishment_day, _vote_right, ForTargets(_not_for_lover))),
         _ability("unvote", "C3.1", "vote", None, DAY_VOTE, targets=0, checks=(_has_vote,)),
         _ability("tiebreak", "C5.3", "tiebreak", None, ANY_TIME, standing=True,
                  checks=(_is_leader, OnTarget(_among_tied))),
         _ability("successor", "C5.4", "successor", None, ANY_TIME, standing=True,
                  self_target=False, checks=(_names_successor,)),
         _ability("abduct", "C7.1", "kill", CHANGELING_SIDE, NIGHT_STAGE_1,
-                 checks=(OnTarget(_a_pony), OnTarget(_not_own_lover))),
+                 checks=(OnTarget(_a_pony), ForTargets(_not_own_lover))),
         _ability("replace", "C7.4", "kill", CHANGELING_SIDE, NIGHT_STAGE_1,
-                 checks=(OnTarget(_a_pony), OnTarget(_not_own_lover), _replacement_left)),
+                 checks=(OnTarget(_a_pony), ForTargets(_not_own_lover), _replacement_left)),
         _ability("shield", "C12.1", "shield", frozenset({SHIELD}), NIGHT_STAGE_1,
-                 checks=(OnTarget(_not_shielded_last),)),
+                 checks=(ForTargets(_not_shielded_last),)),
         _ability("investigate", "C9.1", "investigate", frozenset({RESEARCHER}), NIGHT_ANY),
         _ability("scry", "C9.1", "scry", frozenset({QUEEN}), NIGHT_ANY),
         _ability("disguise", "C9.2", "disguise", frozenset({LIAR}), NIGHT_ANY, targets=0,
                  checks=(OnCommand(_a_disguise),), choices=tuple(sorted(DISGUISES))),
         _ability("letter", "C10.1", "letter", frozenset({BLACK_RAVEN}), NIGHT_ANY),
         _ability("love", "C8.1", "love", frozenset({LOVE_POTION}), NIGHT_ANY, targets=2,
-                 checks=(_first_night, OnCommand(_two_different))),
+                 checks=(OnPhase(_first_night), OnCommand(_two_different))),
         _ability("visit", "C11.1", "visit", frozenset({NIGHT_OWL}), NIGHT_ANY),
         _ability("pinkie_save", "C13.2", "pinkie", frozenset({PINKIE_SENSE}), NIGHT_STAGE_2,
                  targets=0, checks=(_save_unused, _abduction_planned, _pinkie_exclusive)),

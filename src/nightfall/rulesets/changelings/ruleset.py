@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import time
 from typing import Any
 
@@ -10,6 +10,7 @@ from nightfall.engine import N_, Command, Context, DeadlineRule, GameState, Phas
 from nightfall.engine import Ruleset as RulesetBase
 from nightfall.engine.events import Posted, SubmissionWithdrawn, Submitted
 from nightfall.engine.phase import DAY, ENDED, NIGHT
+from nightfall.engine.ruleset import Role
 from nightfall.engine.text import Term, Text
 from nightfall.rulesets.changelings import (
     awaiting,
@@ -37,8 +38,8 @@ from nightfall.rulesets.changelings.roles import (
 
 class Changelings(RulesetBase):
     id = "changelings"
-    roles = ROLES
-    factions = FACTIONS
+    roles: Mapping[str, Role] = ROLES  # typed as the base declares it (mypyc)
+    factions: Sequence[str] = FACTIONS
     default_options: Mapping[str, Any] = {
         "first_day_banishment": False,  # C2.2
         "raven_vote_persists": False,  # C10.1

@@ -12,7 +12,6 @@ and list the legal commands (bots and the web page use the same list).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
 
 from nightfall.engine import N_, Command, GameState, Term, Text
 from nightfall.engine.abilities import (
@@ -20,14 +19,20 @@ from nightfall.engine.abilities import (
     Ability,
     AbilityBook,
     ActorCheck,
+    ActorStep,
     Candidates,
     Check,
+    ForCommands,
+    ForTargets,
     OnCommand,
+    OnPhase,
     OnTarget,
+    PreparedCommandCheck,
+    PreparedTargetCheck,
     has_role,
+    listed,
     refusal,
 )
-from nightfall.engine.commands import make_command
 from nightfall.engine.phase import DAY
 from nightfall.engine.text import TermNames
 from nightfall.rulesets.island import memory
@@ -62,7 +67,7 @@ from nightfall.rulesets.island.roles import (
     is_mafia,
 )
 from nightfall.rulesets.island.seating import neighbours
-from nightfall.rulesets.island.voting import forbidden_by_love_note, voiceless_reason, vote_count
+from nightfall.rulesets.island.voting import love_note_partners, voiceless_reason, vote_count
 
 ANY_STAGE = "any_stage"
 STAGE_ONE = "stage_one"  # event applications close at 13:00 (I7 stage 1 step 1)
@@ -101,20 +106,40 @@ def _stage(when: str) -> ActorCheck:
     def in_stage(state: GameState, ability: Ability, actor: str) -> Text | None:
         phase = state.phase
         if phase.kind != DAY or (when == STAGE_ONE and phase.stage != 1):
-            return Text(N_("{action} is not possible now ({phase})."),
-                        {"action": Term("action", ability.action),
-                         "phase": Term("phase", state.phase_label)})
+            return _not_now(ability.action, state.phase_label)
         return None
 
     return in_stage
 
 
+_NOT_NOW: dict[tuple[str, str], Text] = {}
+
+
+def _not_now(action: str, phase_label: str) -> Text:
+    """"Not possible now", built once per action and stage: every legal list meets it for
+    most abilities of every player."""
+    key = (action, phase_label)
+    text = _NOT_NOW.get(key)
+    if text is None:
+        if len(_NOT_NOW) > 10_000:  # stage labels grow with long games: stay bounded
+            _NOT_NOW.clear()
+        text = _NOT_NOW[key] = Text(N_("{action} is not possible now ({phase})."),
+                                    {"action": Term("action", action),
+                                     "phase": Term("phase", phase_label)})
+    return text
+
+
 def _on_event(event: str) -> ActorCheck:
+    refusals: dict[str, Text] = {}  # by action: built once
+
     def event_today(state: GameState, ability: Ability, actor: str) -> Text | None:
         if memory.today_event(state) != event:
-            return Text(N_("{action} is possible only on a day of the event {event}."),
-                        {"action": Term("action", ability.action),
-                         "event": Term("event", event)})
+            text = refusals.get(ability.action)
+            if text is None:
+                text = refusals[ability.action] = Text(
+                    N_("{action} is possible only on a day of the event {event}."),
+                    {"action": Term("action", ability.action), "event": Term("event", event)})
+            return text
         return None
 
     return event_today
@@ -130,12 +155,16 @@ def _has_voice(state: GameState, ability: Ability, actor: str) -> Text | None:
     return None
 
 
-def _votes_left(state: GameState, ability: Ability, command: Command) -> Text | None:
-    count = vote_count(state, command.by or "")
-    if len(command.all_targets) > count:
-        return Text(N_("You have {count} vote(s) today; name at most that many players."),
-                    {"count": count})
-    return None
+def _votes_left(state: GameState, ability: Ability, actor: str) -> PreparedCommandCheck:
+    count = vote_count(state, actor)
+
+    def check(command: Command) -> Text | None:
+        if len(command.all_targets) > count:
+            return Text(N_("You have {count} vote(s) today; name at most that many players."),
+                        {"count": count})
+        return None
+
+    return check
 
 
 def _items_bind(state: GameState) -> bool:
@@ -145,21 +174,39 @@ def _items_bind(state: GameState) -> bool:
     return event != FEAR and event != MAGNETIC_STORM
 
 
-def _not_cuffed_to(state: GameState, ability: Ability, actor: str, target: str) -> Text | None:
-    if _items_bind(state) and holds(state, actor, HANDCUFFS) and target in neighbours(
-            state, actor):
-        return Text(N_("Your handcuffs forbid a vote for your neighbour {name} (I4)."),
-                    {"name": target})
-    return None
+def _not_cuffed_to(state: GameState, ability: Ability, actor: str
+                   ) -> PreparedTargetCheck | None:
+    if not (_items_bind(state) and holds(state, actor, HANDCUFFS)):
+        return None
+    near = neighbours(state, actor)
+
+    def check(target: str) -> Text | None:
+        if target in near:
+            return Text(N_("Your handcuffs forbid a vote for your neighbour {name} (I4)."),
+                        {"name": target})
+        return None
+
+    return check
 
 
-def _no_love_note(state: GameState, ability: Ability, actor: str, target: str) -> Text | None:
-    if _items_bind(state) and (
-        forbidden_by_love_note(state, actor, target) or _own_note(state, actor) == target
-    ):
-        return Text(N_("A love note forbids votes between you and {name} (I4)."),
-                    {"name": target})
-    return None
+def _no_love_note(state: GameState, ability: Ability, actor: str
+                  ) -> PreparedTargetCheck | None:
+    if not _items_bind(state):
+        return None
+    forbidden = love_note_partners(state, actor)
+    own = _own_note(state, actor)
+    if own is not None:
+        forbidden.add(own)
+    if not forbidden:
+        return None
+
+    def check(target: str) -> Text | None:
+        if target in forbidden:
+            return Text(N_("A love note forbids votes between you and {name} (I4)."),
+                        {"name": target})
+        return None
+
+    return check
 
 
 def _own_note(state: GameState, actor: str) -> str | None:
@@ -169,12 +216,12 @@ def _own_note(state: GameState, actor: str) -> str | None:
 
 
 def _vote_candidates(state: GameState, ability: Ability, actor: str, targets: Sequence[str]
-                     ) -> list[Command]:
+                     ) -> Sequence[Command]:
     """One player, or two different ones for a player with two votes or more."""
-    found = [make_command("vote", actor, (t,)) for t in targets]
+    singles = listed(ability, actor, targets, 1)
     if vote_count(state, actor) >= 2:
-        found += [make_command("vote", actor, pair) for pair in combinations(targets, 2)]
-    return found
+        return singles + listed(ability, actor, targets, 2)
+    return singles
 
 
 def _has_vote(state: GameState, ability: Ability, actor: str) -> Text | None:
@@ -196,10 +243,17 @@ def _authority_left(state: GameState, ability: Ability, actor: str) -> Text | No
     return None
 
 
-def _self_heal_left(state: GameState, ability: Ability, actor: str, target: str) -> Text | None:
-    if target == actor and state.flags.get(memory.nurse_self_key(actor)):
-        return refusal(N_("The nurse heals herself once per game and has done so (I2.2)."))
-    return None
+def _self_heal_left(state: GameState, ability: Ability, actor: str
+                    ) -> PreparedTargetCheck | None:
+    if not state.flags.get(memory.nurse_self_key(actor)):
+        return None
+
+    def check(target: str) -> Text | None:
+        if target == actor:
+            return refusal(N_("The nurse heals herself once per game and has done so (I2.2)."))
+        return None
+
+    return check
 
 
 def _witch_kill_left(state: GameState, ability: Ability, actor: str) -> Text | None:
@@ -263,14 +317,18 @@ def _no_eclipse(state: GameState, ability: Ability, actor: str) -> Text | None:
     return None
 
 
-def _eat_limit(state: GameState, ability: Ability, command: Command) -> Text | None:
+def _eat_limit(state: GameState, ability: Ability, actor: str) -> PreparedCommandCheck:
     """I2.8, I5: one victim; two under the full moon."""
-    targets = command.all_targets
     limit = 2 if memory.today_event(state) == FULL_MOON else 1
-    if len(targets) > limit or len(set(targets)) != len(targets):
-        return refusal(N_("The werewolves may eat two players only under the full moon, "
-                       "one otherwise (I5)."))
-    return None
+
+    def check(command: Command) -> Text | None:
+        targets = command.all_targets
+        if len(targets) > limit or len(set(targets)) != len(targets):
+            return refusal(N_("The werewolves may eat two players only under the full moon, "
+                           "one otherwise (I5)."))
+        return None
+
+    return check
 
 
 def _not_mafia(state: GameState, ability: Ability, actor: str, target: str) -> Text | None:
@@ -280,11 +338,11 @@ def _not_mafia(state: GameState, ability: Ability, actor: str, target: str) -> T
 
 
 def _eat_candidates(state: GameState, ability: Ability, actor: str, targets: Sequence[str]
-                    ) -> list[Command]:
-    found = [make_command("eat", actor, (t,)) for t in targets]
+                    ) -> Sequence[Command]:
+    singles = listed(ability, actor, targets, 1)
     if memory.today_event(state) == FULL_MOON:
-        found += [make_command("eat", actor, pair) for pair in combinations(targets, 2)]
-    return found
+        return singles + listed(ability, actor, targets, 2)
+    return singles
 
 
 def _usable_item(state: GameState, ability: Ability, command: Command) -> Text | None:
@@ -303,11 +361,11 @@ def _usable_item(state: GameState, ability: Ability, command: Command) -> Text |
 
 
 def _item_candidates(state: GameState, ability: Ability, actor: str, targets: Sequence[str]
-                     ) -> list[Command]:
+                     ) -> Sequence[Command]:
     """Each unused item the actor holds that works on a player, on each valid target."""
     usable = sorted({i.id for i in state.players[actor].items
                      if i.id in ON_PLAYER and not i.used})
-    return [make_command("use_item", actor, (t,), item) for item in usable for t in targets]
+    return listed(ability, actor, targets, 1, tuple(usable))
 
 
 def _bunker_ticket(state: GameState, ability: Ability, command: Command) -> Text | None:
@@ -336,7 +394,7 @@ def _ability(action: str, rule: str, slot: str, roles: frozenset[str] | None,
              event: str | None = None, checks: tuple[Check, ...] = (),
              candidates: Candidates | None = None, target_optional: bool = False,
              listed_text: str | None = None) -> Ability:
-    actor_checks: tuple[ActorCheck, ...] = (_alive, has_role, _stage(when))
+    actor_checks: tuple[ActorStep, ...] = (_alive, has_role, OnPhase(_stage(when)))
     if event is not None:
         actor_checks += (_on_event(event),)
     return Ability(action, rule, slot, roles, targets=targets, self_target=self_target,
@@ -346,15 +404,15 @@ def _ability(action: str, rule: str, slot: str, roles: frozenset[str] | None,
 
 BOOK = AbilityBook((
     _ability("vote", "I6.3", "vote", None, targets=ANY,
-             checks=(_has_voice, OnCommand(_votes_left), OnTarget(_not_cuffed_to),
-                     OnTarget(_no_love_note)),
+             checks=(_has_voice, ForCommands(_votes_left), ForTargets(_not_cuffed_to),
+                     ForTargets(_no_love_note)),
              candidates=_vote_candidates),
     _ability("unvote", "I6.2", "vote", None, targets=0, checks=(_has_vote,)),
     _ability("post", "I5", "", None, targets=0, checks=(OnCommand(_has_text),)),
     _ability("authority", "I2.4", "authority", frozenset({AUTHORITY}), self_target=False,
              checks=(_authority_left,)),
     _ability("check", "I2.1", "check", frozenset({SEER}), self_target=False),
-    _ability("heal", "I2.2", "heal", frozenset({NURSE}), checks=(OnTarget(_self_heal_left),)),
+    _ability("heal", "I2.2", "heal", frozenset({NURSE}), checks=(ForTargets(_self_heal_left),)),
     _ability("witch_kill", "I2.5", "witch", frozenset({WITCH}), self_target=False,
              checks=(_witch_kill_left,)),
     _ability("witch_cancel", "I2.5", "witch", frozenset({WITCH}), targets=0,
@@ -365,7 +423,7 @@ BOOK = AbilityBook((
              checks=(_may_recharge, OnCommand(_rechargeable)), target_optional=True),
     _ability("assault", "I2.7", "assault", frozenset({MANIAC}), self_target=False),
     _ability("eat", "I2.8", "eat", frozenset({WEREWOLF}), targets=ANY,
-             checks=(_no_eclipse, OnCommand(_eat_limit), OnTarget(_not_mafia)),
+             checks=(_no_eclipse, ForCommands(_eat_limit), OnTarget(_not_mafia)),
              candidates=_eat_candidates),
     _ability("hamster_kill", "I2.9", "hamster", frozenset({HAMSTER}), self_target=False),
     _ability("use_item", "I4", "item", None, self_target=False,

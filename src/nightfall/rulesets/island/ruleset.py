@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import time
 from typing import Any
 
@@ -10,6 +10,7 @@ from nightfall.engine import N_, Command, Context, DeadlineRule, GameState, Phas
 from nightfall.engine import Ruleset as RulesetBase
 from nightfall.engine.events import ItemGiven, Posted, StatusChanged, SubmissionWithdrawn
 from nightfall.engine.phase import DAY, ENDED
+from nightfall.engine.ruleset import Role
 from nightfall.engine.text import Term
 from nightfall.rulesets.island import daytime, departures, memory, presets, victory, view
 from nightfall.rulesets.island.abilities import validate
@@ -32,8 +33,8 @@ def _clock(value: Any, default: time) -> time:
 
 class Island(RulesetBase):
     id = "island"
-    roles = ROLES
-    factions = FACTIONS
+    roles: Mapping[str, Role] = ROLES  # typed as the base declares it (mypyc)
+    factions: Sequence[str] = FACTIONS
     item_ids = frozenset(ITEM_IDS)
     gm_actions = frozenset({"event", "answer", "violation"})
     default_options: Mapping[str, Any] = {

@@ -74,8 +74,19 @@ def voiceless_reason(state: GameState, player: str) -> str | None:
 
 def forbidden_by_love_note(state: GameState, voter: str, target: str) -> bool:
     """I4 love note: no vote from the recipient for the sender, nor the other way."""
-    return any({voter, target} == {sender, recipient}
-               for sender, recipient in memory.love_notes(state))
+    return target in love_note_partners(state, voter)
+
+
+def love_note_partners(state: GameState, voter: str) -> set[str]:
+    """I4: the players a love note of today forbids ``voter`` to vote for (the other end
+    of every note he sent or received)."""
+    found: set[str] = set()
+    for sender, recipient in memory.love_notes(state):
+        if sender == voter:
+            found.add(recipient)
+        if recipient == voter:
+            found.add(sender)
+    return found
 
 
 def violators(state: GameState) -> dict[str, list[str]]:

@@ -1,0 +1,27 @@
+"""Pickling of the state's frozen records, the same in the interpreted and the compiled
+build.
+
+The state is pickled for snapshots, rollbacks and undo. A frozen dataclass is unpickled
+by setting its fields one by one, which the frozen classes of the mypyc build
+(``scripts/build_compiled.sh``) refuse; rebuilding the record through its constructor
+works in both builds and reads pickles written by either. Pickles of earlier versions
+hold the field values as a list (the dataclass's own format); :func:`restore` reads them,
+in the compiled build too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+
+def by_fields(record: Any) -> tuple[Any, ...]:
+    """``__reduce__`` of a dataclass whose fields are all constructor arguments."""
+    return (type(record), tuple(getattr(record, f.name) for f in fields(record)))
+
+
+def restore(record: Any, state: Any) -> None:
+    """``__setstate__`` for pickles written before :func:`by_fields`: the field values in
+    declaration order (set past the frozen guard, as the dataclass itself does)."""
+    for f, value in zip(fields(record), state, strict=True):
+        object.__setattr__(record, f.name, value)
