@@ -9,21 +9,36 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any
 
+from nightfall.engine.pickling import by_fields, restore
 from nightfall.engine.text import Text
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Base class; ``type_name`` identifies the event in serialised logs."""
+    """Base class; ``type_name`` identifies the event in serialised logs.
 
-    type_name: ClassVar[str] = "Event"
+    The name comes from :data:`TYPE_NAMES`, a registry by class, not from a class
+    attribute: mypyc (``scripts/build_compiled.sh``) turns a ``ClassVar`` on a dataclass
+    into a field, and the events are compiled with the engine. Events pickle through
+    their constructor (``engine/pickling.py``), as the state's records do: the state keeps
+    its ``StepTraced`` events, and a compiled frozen dataclass refuses field-by-field
+    unpickling."""
+
+    @property
+    def type_name(self) -> str:
+        return TYPE_NAMES[type(self)]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_fields(self)
+
+    def __setstate__(self, state: Any) -> None:
+        restore(self, state)  # pickles written before events were compiled
 
 
 @dataclass(frozen=True, slots=True)
 class GameCreated(Event):
-    type_name: ClassVar[str] = "GameCreated"
     ruleset: str
     seed: int
     options: dict[str, Any] = field(default_factory=dict)
@@ -32,27 +47,23 @@ class GameCreated(Event):
 
 @dataclass(frozen=True, slots=True)
 class PlayerJoined(Event):
-    type_name: ClassVar[str] = "PlayerJoined"
     player: str
     description: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerWithdrew(Event):
-    type_name: ClassVar[str] = "PlayerWithdrew"
     player: str
 
 
 @dataclass(frozen=True, slots=True)
 class RoleAssigned(Event):
-    type_name: ClassVar[str] = "RoleAssigned"
     player: str
     role: str
 
 
 @dataclass(frozen=True, slots=True)
 class StatusChanged(Event):
-    type_name: ClassVar[str] = "StatusChanged"
     player: str
     status: str
     present: bool
@@ -62,7 +73,6 @@ class StatusChanged(Event):
 class ItemGiven(Event):
     """A player receives an item (dealt, swapped, exchanged); ``used`` as it arrives."""
 
-    type_name: ClassVar[str] = "ItemGiven"
     player: str
     item: str
     used: bool = False
@@ -72,7 +82,6 @@ class ItemGiven(Event):
 class ItemTaken(Event):
     """A player loses an item (swapped away, collected)."""
 
-    type_name: ClassVar[str] = "ItemTaken"
     player: str
     item: str
 
@@ -81,7 +90,6 @@ class ItemTaken(Event):
 class ItemUsedChanged(Event):
     """An item is used up (``used=True``) or recharged (``used=False``)."""
 
-    type_name: ClassVar[str] = "ItemUsedChanged"
     player: str
     item: str
     used: bool
@@ -89,7 +97,6 @@ class ItemUsedChanged(Event):
 
 @dataclass(frozen=True, slots=True)
 class PlayerLeft(Event):
-    type_name: ClassVar[str] = "PlayerLeft"
     player: str
     cause: str
     phase: str
@@ -97,7 +104,6 @@ class PlayerLeft(Event):
 
 @dataclass(frozen=True, slots=True)
 class PhaseStarted(Event):
-    type_name: ClassVar[str] = "PhaseStarted"
     kind: str
     number: int
     stage: int
@@ -108,7 +114,6 @@ class PhaseStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class DeadlineChanged(Event):
-    type_name: ClassVar[str] = "DeadlineChanged"
     deadline: datetime | None
 
 
@@ -116,7 +121,6 @@ class DeadlineChanged(Event):
 class Submitted(Event):
     """A player's input for the current round (a vote, a night action, a choice)."""
 
-    type_name: ClassVar[str] = "Submitted"
     player: str
     action: str
     slot: str
@@ -128,7 +132,6 @@ class Submitted(Event):
 
 @dataclass(frozen=True, slots=True)
 class SubmissionWithdrawn(Event):
-    type_name: ClassVar[str] = "SubmissionWithdrawn"
     player: str
     slot: str
 
@@ -137,7 +140,6 @@ class SubmissionWithdrawn(Event):
 class Posted(Event):
     """A post in the public game thread."""
 
-    type_name: ClassVar[str] = "Posted"
     player: str
     phase: str
     text: str
@@ -147,7 +149,6 @@ class Posted(Event):
 class RandomDrawn(Event):
     """One draw of the seeded RNG: ``chosen`` out of ``population`` (draw ``index``)."""
 
-    type_name: ClassVar[str] = "RandomDrawn"
     purpose: str
     index: int
     population: tuple[str, ...]
@@ -156,7 +157,6 @@ class RandomDrawn(Event):
 
 @dataclass(frozen=True, slots=True)
 class FlagSet(Event):
-    type_name: ClassVar[str] = "FlagSet"
     key: str
     value: Any
 
@@ -165,7 +165,6 @@ class FlagSet(Event):
 class NoticeSent(Event):
     """A private notice to one player; ``notice`` is structured (``kind`` plus fields)."""
 
-    type_name: ClassVar[str] = "NoticeSent"
     player: str
     notice: dict[str, Any]
 
@@ -174,7 +173,6 @@ class NoticeSent(Event):
 class Announced(Event):
     """A public announcement by the game master."""
 
-    type_name: ClassVar[str] = "Announced"
     phase: str
     text: Text
 
@@ -183,7 +181,6 @@ class Announced(Event):
 class VotesCounted(Event):
     """The corrected tally of a closed vote (``ballot`` e.g. ``elect`` or ``vote``)."""
 
-    type_name: ClassVar[str] = "VotesCounted"
     phase: str
     ballot: str
     tally: dict[str, int]
@@ -194,7 +191,6 @@ class VotesCounted(Event):
 class StepTraced(Event):
     """What one resolution step did and why, in order (the resolution trace)."""
 
-    type_name: ClassVar[str] = "StepTraced"
     phase: str
     number: int
     step: str
@@ -208,7 +204,6 @@ class StageClosed(Event):
 
     The phase boundary that ``undo`` returns to."""
 
-    type_name: ClassVar[str] = "StageClosed"
     phase: str
     skipped: bool = False
 
@@ -218,14 +213,12 @@ class RolledBack(Event):
     """The GM undid everything from log position ``to_seq`` on (an audit trail: the
     undone events stay in the log, the state is folded as if they never happened)."""
 
-    type_name: ClassVar[str] = "RolledBack"
     to_seq: int
     phase: str
 
 
 @dataclass(frozen=True, slots=True)
 class GameEnded(Event):
-    type_name: ClassVar[str] = "GameEnded"
     winner: str
     winners: tuple[str, ...] = ()
 
@@ -234,14 +227,14 @@ class GameEnded(Event):
 class GmActed(Event):
     """Audit record of a game-master act (extend, skip, modkill, ...)."""
 
-    type_name: ClassVar[str] = "GmActed"
     action: str
     target: str | None = None
     detail: str | None = None
 
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.type_name: cls
+#: the stored name of each event type (the ``type`` column of the log; never rename one)
+TYPE_NAMES: dict[type[Event], str] = {
+    cls: cls.__name__
     for cls in (
         GameCreated, PlayerJoined, PlayerWithdrew, RoleAssigned, StatusChanged, ItemGiven,
         ItemTaken, ItemUsedChanged, PlayerLeft,
@@ -250,3 +243,4 @@ EVENT_TYPES: dict[str, type[Event]] = {
         GmActed,
     )
 }
+EVENT_TYPES: dict[str, type[Event]] = {name: cls for cls, name in TYPE_NAMES.items()}
