@@ -59,6 +59,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 from sqlalchemy import Engine, create_engine, text
+from submit_bench import postgres_url  # this folder: the scripts run from here
 
 from nightfall.demo import SEED_PLAYERS
 from nightfall.engine import events as ev
@@ -70,16 +71,6 @@ LOCUSTFILE = HERE / "load_locustfile.py"
 
 
 # -- the database -------------------------------------------------------------------------
-def database_url(explicit: str | None) -> str | None:
-    if explicit:
-        return explicit
-    for variable in ("NIGHTFALL_TEST_POSTGRES_URL", "NIGHTFALL_DATABASE_URL"):
-        value = os.environ.get(variable, "")
-        if value.startswith("postgresql"):
-            return value
-    return None
-
-
 @contextmanager
 def scratch_schema(url: str, keep: bool) -> Iterator[str]:
     """A fresh schema; yields the URL whose connections use it (``search_path``), which
@@ -407,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="keep the scratch schema and the work folder (logs, records)")
     args = parser.parse_args(argv)
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
-    url = database_url(args.db)
+    url = postgres_url(args.db)
     if not url or not url.startswith("postgresql"):
         console.print("[red]A PostgreSQL URL is needed: --db or NIGHTFALL_TEST_POSTGRES_URL"
                       "[/red]")

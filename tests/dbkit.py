@@ -24,6 +24,12 @@ def database_url(kind: str, tmp_path: Path) -> str:
     with its public schema dropped and made anew."""
     if kind == "sqlite":
         return f"sqlite:///{tmp_path / 'test.db'}"
+    return fresh_postgres_url()
+
+
+def fresh_postgres_url() -> str:
+    """The PostgreSQL test database with an empty public schema (skipped locally without
+    one, an error in CI)."""
     if not POSTGRES_URL:
         if os.environ.get("CI"):
             pytest.fail("NIGHTFALL_TEST_POSTGRES_URL is not set in CI")

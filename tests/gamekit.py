@@ -26,3 +26,13 @@ def all_commands(game: Game) -> list[Command]:
     for player in game.state.players:
         commands += game.legal_commands(player)
     return commands
+
+
+def check_win_invariant(game: Game) -> None:
+    """The game has ended exactly when its rule set names a winner, and that winner is the
+    one recorded (any rule set: it asks ``game.ruleset.winner``)."""
+    state = game.state
+    result = game.ruleset.winner(state)
+    assert state.ended == (result is not None), (state.phase_label, result)
+    if result is not None:
+        assert state.winner == result[0]

@@ -12,10 +12,10 @@ import copy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gamekit import check_win_invariant
 from islandkit import NAMES, PEACEFUL_SPECIALS, all_commands, make_island_game
 from nightfall.engine import Command, Game, Rejected
 from nightfall.rulesets import get_ruleset
-from nightfall.rulesets.island import victory
 from nightfall.rulesets.island.happenings import EVENT_IDS
 from nightfall.rulesets.island.items import ITEM_IDS
 
@@ -34,14 +34,6 @@ def setups(draw: st.DrawFn) -> tuple[list[str], int, dict[str, object]]:
         "items_per_player": draw(st.integers(0, 2)),
     }
     return list(draw(st.permutations(roles))), draw(st.integers(0, 2**32)), options
-
-
-def check_invariants(game: Game) -> None:
-    state = game.state
-    result = victory.winner(state)
-    assert state.ended == (result is not None), (state.phase_label, result)
-    if result is not None:
-        assert state.winner == result[0]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -65,7 +57,7 @@ def test_random_island_games_keep_the_invariants(
             game.advance()
         else:
             game.execute(commands[choice])
-        check_invariants(game)
+        check_win_invariant(game)
     replayed = Game.from_events(get_ruleset("island"), game.events)
     assert replayed.state == game.state
 
@@ -108,4 +100,4 @@ def test_rejected_island_commands_change_nothing(
         # a command may end the game (its stage closes early); then no deadline is left
         if not game.state.ended and data.draw(st.integers(0, 5)) == 0:
             game.advance()
-        check_invariants(game)
+        check_win_invariant(game)

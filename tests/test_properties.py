@@ -13,10 +13,16 @@ import copy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamekit import NAMES, PONY_SPECIALS, TEAM_ROLES, all_commands, make_game
+from gamekit import (
+    NAMES,
+    PONY_SPECIALS,
+    TEAM_ROLES,
+    all_commands,
+    check_win_invariant,
+    make_game,
+)
 from nightfall.engine import Command, Game, Rejected
 from nightfall.rulesets import get_ruleset
-from nightfall.rulesets.changelings import victory
 
 #: C2.7: a departed drama queen still chases (or, by ``pass``, declines to: the stage awaits
 #: her answer), a departed leader still names his successor
@@ -39,14 +45,6 @@ def setups(draw: st.DrawFn) -> tuple[list[str], int, dict[str, object]]:
     return list(roles), draw(st.integers(0, 2**32)), options
 
 
-def check_invariants(game: Game) -> None:
-    state = game.state
-    result = victory.winner(state)
-    assert state.ended == (result is not None), (state.phase_label, result)
-    if result is not None:
-        assert state.winner == result[0]
-
-
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=setups(), data=st.data())
 def test_random_games_keep_the_invariants(
@@ -67,7 +65,7 @@ def test_random_games_keep_the_invariants(
             game.advance()
         else:
             game.execute(commands[choice])
-        check_invariants(game)
+        check_win_invariant(game)
     replayed = Game.from_events(get_ruleset("changelings"), game.events)
     assert replayed.state == game.state
 
@@ -108,7 +106,7 @@ def test_rejected_commands_change_nothing(
         # a command may end the game (its stage closes early); then no deadline is left
         if not game.state.ended and data.draw(st.integers(0, 5)) == 0:
             game.advance()
-        check_invariants(game)
+        check_win_invariant(game)
 
 
 def test_a_departed_player_is_rejected_for_everything_else() -> None:
