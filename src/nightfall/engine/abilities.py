@@ -187,6 +187,31 @@ def refusal(msgid: str) -> Text:
     return text
 
 
+_NOT_NOW: dict[tuple[str, str], Text] = {}
+
+
+def not_now(action: str, phase_label: str) -> Text:
+    """"Not possible now", built once per action and stage: every legal list meets it for
+    most abilities of every player."""
+    key = (action, phase_label)
+    text = _NOT_NOW.get(key)
+    if text is None:
+        if len(_NOT_NOW) > 10_000:  # stage labels grow with long games: stay bounded
+            _NOT_NOW.clear()
+        text = _NOT_NOW[key] = Text(N_("{action} is not possible now ({phase})."),
+                                    {"action": Term("action", action),
+                                     "phase": Term("phase", phase_label)})
+    return text
+
+
+def two_different(state: GameState, ability: Ability, command: Command) -> Text | None:
+    """A command check: the two players named are not the same one."""
+    targets = command.all_targets
+    if targets[0] == targets[1]:
+        return refusal(N_("Name two different players."))
+    return None
+
+
 def no_such_player(name: str | None) -> Text:
     return Text(N_("There is no player called {name}."), {"name": name})
 

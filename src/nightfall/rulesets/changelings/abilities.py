@@ -22,7 +22,9 @@ from nightfall.engine.abilities import (
     OnTarget,
     PreparedTargetCheck,
     has_role,
+    not_now,
     refusal,
+    two_different,
 )
 from nightfall.engine.phase import DAY, NIGHT
 from nightfall.engine.text import TermNames
@@ -91,26 +93,9 @@ def _stage(when: str) -> ActorCheck:
     def in_stage(state: GameState, ability: Ability, actor: str) -> Text | None:
         if _phase_allows(state, when):
             return None
-        return _not_now(ability.action, state.phase_label)
+        return not_now(ability.action, state.phase_label)
 
     return in_stage
-
-
-_NOT_NOW: dict[tuple[str, str], Text] = {}
-
-
-def _not_now(action: str, phase_label: str) -> Text:
-    """"Not possible now", built once per action and stage: every legal list meets it for
-    most abilities of every player."""
-    key = (action, phase_label)
-    text = _NOT_NOW.get(key)
-    if text is None:
-        if len(_NOT_NOW) > 10_000:  # stage labels grow with long games: stay bounded
-            _NOT_NOW.clear()
-        text = _NOT_NOW[key] = Text(N_("{action} is not possible now ({phase})."),
-                                    {"action": Term("action", action),
-                                     "phase": Term("phase", phase_label)})
-    return text
 
 
 # -- the checks of each ability (C3–C14) ----------------------------------------------------
@@ -231,13 +216,6 @@ def _first_night(state: GameState, ability: Ability, actor: str) -> Text | None:
     return None
 
 
-def _two_different(state: GameState, ability: Ability, command: Command) -> Text | None:
-    targets = command.all_targets
-    if targets[0] == targets[1]:
-        return refusal(N_("Name two different players."))
-    return None
-
-
 def _pinkie_exclusive(state: GameState, ability: Ability, actor: str) -> Text | None:
     earlier = state.submission(actor, "pinkie")
     if earlier is not None and earlier.action not in (ability.action, "pass"):
@@ -312,7 +290,7 @@ BOOK = AbilityBook(
                  checks=(OnCommand(_a_disguise),), choices=tuple(sorted(DISGUISES))),
         _ability("letter", "C10.1", "letter", frozenset({BLACK_RAVEN}), NIGHT_ANY),
         _ability("love", "C8.1", "love", frozenset({LOVE_POTION}), NIGHT_ANY, targets=2,
-                 checks=(OnPhase(_first_night), OnCommand(_two_different))),
+                 checks=(OnPhase(_first_night), OnCommand(two_different))),
         _ability("visit", "C11.1", "visit", frozenset({NIGHT_OWL}), NIGHT_ANY),
         _ability("pinkie_save", "C13.2", "pinkie", frozenset({PINKIE_SENSE}), NIGHT_STAGE_2,
                  targets=0, checks=(_save_unused, _abduction_planned, _pinkie_exclusive)),

@@ -31,7 +31,9 @@ from nightfall.engine.abilities import (
     PreparedTargetCheck,
     has_role,
     listed,
+    not_now,
     refusal,
+    two_different,
 )
 from nightfall.engine.phase import DAY
 from nightfall.engine.text import TermNames
@@ -106,27 +108,10 @@ def _stage(when: str) -> ActorCheck:
     def in_stage(state: GameState, ability: Ability, actor: str) -> Text | None:
         phase = state.phase
         if phase.kind != DAY or (when == STAGE_ONE and phase.stage != 1):
-            return _not_now(ability.action, state.phase_label)
+            return not_now(ability.action, state.phase_label)
         return None
 
     return in_stage
-
-
-_NOT_NOW: dict[tuple[str, str], Text] = {}
-
-
-def _not_now(action: str, phase_label: str) -> Text:
-    """"Not possible now", built once per action and stage: every legal list meets it for
-    most abilities of every player."""
-    key = (action, phase_label)
-    text = _NOT_NOW.get(key)
-    if text is None:
-        if len(_NOT_NOW) > 10_000:  # stage labels grow with long games: stay bounded
-            _NOT_NOW.clear()
-        text = _NOT_NOW[key] = Text(N_("{action} is not possible now ({phase})."),
-                                    {"action": Term("action", action),
-                                     "phase": Term("phase", phase_label)})
-    return text
 
 
 def _on_event(event: str) -> ActorCheck:
@@ -265,13 +250,6 @@ def _witch_kill_left(state: GameState, ability: Ability, actor: str) -> Text | N
 def _witch_cancel_left(state: GameState, ability: Ability, actor: str) -> Text | None:
     if state.flags.get(memory.witch_cancel_key(actor)):
         return refusal(N_("The witch cancels a night once per game and has done so (I2.5)."))
-    return None
-
-
-def _two_different(state: GameState, ability: Ability, command: Command) -> Text | None:
-    targets = command.all_targets
-    if targets[0] == targets[1]:
-        return refusal(N_("Name two different players."))
     return None
 
 
@@ -418,7 +396,7 @@ BOOK = AbilityBook((
     _ability("witch_cancel", "I2.5", "witch", frozenset({WITCH}), targets=0,
              checks=(_witch_cancel_left,)),
     _ability("swap_items", "I2.6", "sleepwalk", frozenset({SLEEPWALKER}), targets=2,
-             checks=(OnCommand(_two_different),)),
+             checks=(OnCommand(two_different),)),
     _ability("recharge", "I2.6", "sleepwalk", None,
              checks=(_may_recharge, OnCommand(_rechargeable)), target_optional=True),
     _ability("assault", "I2.7", "assault", frozenset({MANIAC}), self_target=False),
