@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from gamekit import seated_game
 from nightfall.engine import Command, Game
-from nightfall.rulesets import new_game
 from nightfall.rulesets.island.roles import ROLES
 
 PEACEFUL_SPECIALS = sorted(
@@ -16,9 +16,8 @@ POSTS = ("Я думаю, это он.", "Кто-то врёт.", "Нет!", "Г�
 def make_island_game(roles: list[str], seed: int, options: dict[str, object] | None = None
                      ) -> Game:
     """A game dealt at random (seating, items) with random daily events."""
-    game = new_game("island", seed, {"random_events": True, **(options or {})})
-    for name in NAMES[: len(roles)]:
-        game.join(name)
+    game = seated_game("island", NAMES[: len(roles)], seed,
+                       {"random_events": True, **(options or {})})
     game.deal(roles)
     game.start()
     return game

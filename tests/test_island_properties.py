@@ -7,15 +7,12 @@ nothing; replaying the log gives an identical state.
 
 from __future__ import annotations
 
-import copy
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamekit import check_win_invariant
+from gamekit import check_rejections_change_nothing, play_keeping_invariants
 from islandkit import NAMES, PEACEFUL_SPECIALS, all_commands, make_island_game
-from nightfall.engine import Command, Game, Rejected
-from nightfall.rulesets import get_ruleset
+from nightfall.engine import Command, Game, GameState
 from nightfall.rulesets.island.happenings import EVENT_IDS
 from nightfall.rulesets.island.items import ITEM_IDS
 
@@ -36,6 +33,20 @@ def setups(draw: st.DrawFn) -> tuple[list[str], int, dict[str, object]]:
     return list(draw(st.permutations(roles))), draw(st.integers(0, 2**32)), options
 
 
+def legal_of_the_living(game: Game) -> list[Command]:
+    """Every legal command; none of a departed player's."""
+    commands = all_commands(game)
+    for command in commands:
+        assert game.state.is_alive(command.by), command
+    return commands
+
+
+def force_an_event(game: Game, data: st.DataObject) -> None:
+    """The GM forces one of the daily events (I5)."""
+    event = data.draw(st.sampled_from(EVENT_IDS), label="event")
+    game.execute(Command("event", choice=event))
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=setups(), data=st.data())
 def test_random_island_games_keep_the_invariants(
@@ -43,23 +54,23 @@ def test_random_island_games_keep_the_invariants(
 ) -> None:
     roles, seed, options = setup
     game = make_island_game(roles, seed, options)
-    for _ in range(200):
-        if game.state.ended:
-            break
-        commands = all_commands(game)
-        for command in commands:
-            assert game.state.is_alive(command.by), command
-        choice = data.draw(st.integers(0, len(commands) + 3), label="move")
-        if choice == len(commands):
-            event = data.draw(st.sampled_from(EVENT_IDS), label="event")
-            game.execute(Command("event", choice=event))
-        elif choice > len(commands):
-            game.advance()
-        else:
-            game.execute(commands[choice])
-        check_win_invariant(game)
-    replayed = Game.from_events(get_ruleset("island"), game.events)
-    assert replayed.state == game.state
+    play_keeping_invariants(game, data, 200, legal_of_the_living, extra=(force_an_event,))
+
+
+ACTIONS = sorted(
+    {"vote", "unvote", "post", "authority", "check", "heal", "witch_kill", "witch_cancel",
+     "swap_items", "recharge", "assault", "eat", "hamster_kill", "use_item",
+     "bunker_apply", "exchange_offer", "fear_pick", "pick_me_partner", "spirit_ask",
+     "event", "answer", "violation"}
+)
+GM_ACTS = ("event", "answer", "violation")
+
+
+def accepted_from_the_living(before: GameState, command: Command) -> None:
+    """An accepted player's command came from a living player."""
+    if command.action not in GM_ACTS:
+        by = before.players.get(command.by or "")
+        assert by is not None and by.alive
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -69,35 +80,10 @@ def test_rejected_island_commands_change_nothing(
 ) -> None:
     roles, seed, options = setup
     game = make_island_game(roles, seed, options)
-    actions = sorted(
-        {"vote", "unvote", "post", "authority", "check", "heal", "witch_kill", "witch_cancel",
-         "swap_items", "recharge", "assault", "eat", "hamster_kill", "use_item",
-         "bunker_apply", "exchange_offer", "fear_pick", "pick_me_partner", "spirit_ask",
-         "event", "answer", "violation"}
-    )
     names = [*NAMES[: len(roles)], "Nobody"]
-    for _ in range(120):
-        if game.state.ended:
-            break
-        command = Command(
-            data.draw(st.sampled_from(actions)),
-            by=data.draw(st.sampled_from(names)),
-            target=data.draw(st.sampled_from(names)),
-            targets=tuple(data.draw(st.lists(st.sampled_from(names), max_size=3))),
-            choice=data.draw(st.sampled_from([*ITEM_IDS[:4], *EVENT_IDS[:4], "yes", None])),
-            text=data.draw(st.sampled_from(["", "Да, это он", None])),
-        )
-        before_state, before_events = copy.deepcopy(game.state), len(game.events)
-        try:
-            game.execute(command)
-        except Rejected:
-            assert game.state == before_state
-            assert len(game.events) == before_events
-        else:
-            if command.action not in ("event", "answer", "violation"):
-                by = before_state.players.get(command.by or "")
-                assert by is not None and by.alive
-        # a command may end the game (its stage closes early); then no deadline is left
-        if not game.state.ended and data.draw(st.integers(0, 5)) == 0:
-            game.advance()
-        check_win_invariant(game)
+    check_rejections_change_nothing(
+        game, data, ACTIONS, names, accepted_from_the_living,
+        targets=st.lists(st.sampled_from(names), max_size=3).map(tuple),
+        choice=st.sampled_from([*ITEM_IDS[:4], *EVENT_IDS[:4], "yes", None]),
+        text=st.sampled_from(["", "Да, это он", None]),
+    )

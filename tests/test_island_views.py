@@ -8,6 +8,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gamekit import play_checking_views
 from islandkit import PEACEFUL_SPECIALS, all_commands, make_island_game
 from nightfall.engine import Command, Game
 from nightfall.rulesets import new_game
@@ -69,17 +70,7 @@ def games(draw: st.DrawFn) -> Game:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game=games(), data=st.data())
 def test_island_projections_never_leak(game: Game, data: st.DataObject) -> None:
-    for _ in range(120):
-        if game.state.ended:
-            break
-        commands = all_commands(game)
-        choice = data.draw(st.integers(0, len(commands) + 2), label="move")
-        if choice >= len(commands):
-            game.advance()
-            for viewer in game.state.players:
-                assert_no_leak(game, viewer)
-        else:
-            game.execute(commands[choice])
+    play_checking_views(game, data, 120, all_commands, assert_no_leak)
 
 
 def small_game(events: bool = False) -> Game:

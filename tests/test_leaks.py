@@ -8,7 +8,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamekit import PONY_SPECIALS, TEAM_ROLES, all_commands, make_game
+from gamekit import PONY_SPECIALS, TEAM_ROLES, all_commands, make_game, play_checking_views
 from nightfall.engine import Game
 from nightfall.rulesets.changelings import memory
 from nightfall.rulesets.changelings.roles import PUBLIC_STATUSES, is_changeling_side
@@ -71,17 +71,7 @@ def games(draw: st.DrawFn) -> Game:
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game=games(), data=st.data())
 def test_projections_never_leak(game: Game, data: st.DataObject) -> None:
-    for _ in range(120):
-        if game.state.ended:
-            break
-        commands = all_commands(game)
-        choice = data.draw(st.integers(0, len(commands) + 2), label="move")
-        if choice >= len(commands):
-            game.advance()
-            for viewer in game.state.players:
-                assert_no_leak(game, viewer)
-        else:
-            game.execute(commands[choice])
+    play_checking_views(game, data, 120, all_commands, assert_no_leak)
 
 
 def test_the_public_view_shows_no_role_of_a_living_player() -> None:

@@ -51,3 +51,31 @@ def test_every_role_is_explained_in_german_and_english() -> None:
         text = CHANGELINGS.role_text(role)
         assert text.msgid != "You are {role}."
         assert localize(text, "de") != localize(text, "en")
+
+
+@pytest.mark.parametrize("ruleset_id,preset", [("changelings", "canterlot-15"),
+                                               ("island", "island-12")])
+def test_every_resolution_step_has_a_title_in_every_language(ruleset_id: str, preset: str
+                                                             ) -> None:
+    """The GM's preview and the reveal page name each step of the log by its title (a
+    term registered by ``declare_steps``), never by its id; the titles are translated."""
+    from nightfall.engine.events import StepTraced
+    from nightfall.engine.text import Term, TermNames
+    from nightfall.i18n import gettext_for
+    from nightfall.sim.play import play_game
+    from nightfall.sim.setup import preset_setup
+
+    seen: set[str] = set()
+    last_game: list[object] = []
+    for seed in range(12):
+        play_game(preset_setup(ruleset_id, preset), seed, "heuristic",
+                  on_turn=lambda game, *_: last_game.append(game))
+        game = last_game[-1]
+        seen |= {e.step for e in game.events  # type: ignore[attr-defined]
+                 if isinstance(e, StepTraced)}
+    assert len(seen) >= 10
+    for step in seen:
+        title = TermNames.known(Term("step", step))
+        assert title is not None and title != step, step
+        for locale in ("de", "ru"):
+            assert gettext_for(locale)(title) != title, (locale, title)

@@ -11,8 +11,16 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from nightfall.demo_play import (
+    Script,
+    found_enemies,
+    pick_other,
+    play_stages,
+    submit_at,
+    vote_options,
+)
 from nightfall.engine import Command, Game
-from nightfall.engine.rng import draw_index
+from nightfall.engine.commands import by_action
 from nightfall.rulesets import new_game
 from nightfall.rulesets.changelings.presets import CANTERLOT_15
 from nightfall.rulesets.changelings.roles import is_changeling_side
@@ -39,21 +47,6 @@ SEED_PLAYERS = (
 START = datetime(2012, 12, 1, 20, 0, tzinfo=ZoneInfo("Europe/Berlin"))
 
 
-class Script:
-    """Deterministic choices from the game's seed (not Python's ``random``)."""
-
-    def __init__(self, seed: int) -> None:
-        self.seed, self.counter = seed ^ 0x5EED, 0
-
-    def pick(self, options: list[Command]) -> Command:
-        return options[self.pick_number(len(options))]
-
-    def pick_number(self, size: int) -> int:
-        """A number in ``range(size)``."""
-        self.counter += 1
-        return draw_index(self.seed, self.counter, size)
-
-
 def setup_demo_game(seed: int, locale: str = "de") -> Game:
     game = new_game("changelings", seed, {"early_close": True}, locale)
     for name, description in SEED_PLAYERS:
@@ -65,15 +58,7 @@ def setup_demo_game(seed: int, locale: str = "de") -> Game:
 
 def play_demo(seed: int = 2012, locale: str = "de", max_phases: int = 60) -> Game:
     """Play the demo game to its end (or ``max_phases`` stages)."""
-    game = setup_demo_game(seed, locale)
-    script = Script(seed)
-    for _ in range(max_phases):
-        if game.state.ended:
-            break
-        _play_stage(game, script)
-        if not game.state.ended and game.state.deadline is not None:
-            game.tick(game.state.deadline)
-    return game
+    return play_stages(setup_demo_game(seed, locale), Script(seed), max_phases, _play_stage)
 
 
 def _play_stage(game: Game, script: Script) -> None:
@@ -84,52 +69,30 @@ def _play_stage(game: Game, script: Script) -> None:
         if game.state.ended or (game.state.phase.round, game.state.phase.stage) != round_before:
             return
         for command in _choices(game, player, script):
-            try:
-                game.execute(Command(command.action, command.by, command.target,
-                                     command.targets, command.choice, command.text, at=when))
-            except ValueError:
-                continue
+            submit_at(game, command, when)
             if (game.state.phase.round, game.state.phase.stage) != round_before:
                 return
 
 
 def _choices(game: Game, player: str, script: Script) -> Iterator[Command]:
     state = game.state
-    legal = game.legal_commands(player)
-    by_action: dict[str, list[Command]] = {}
-    for command in legal:
-        by_action.setdefault(command.action, []).append(command)
-    role = state.players[player].role
-    team = is_changeling_side(role)
-    found = [
-        n["target"] for n in state.notices.get(player, [])
-        if n.get("kind") == "investigation" and is_changeling_side(n.get("result"))
-        and state.is_alive(n["target"])
-    ]
-    if "abduct" in by_action:
+    moves = by_action(game.legal_commands(player))
+    found = found_enemies(state, player, "investigation", is_changeling_side)
+    if "abduct" in moves:
         agreed = [s.target for s in state.submissions_in("kill")]
-        options = [c for c in by_action["abduct"] if c.target in agreed] or by_action["abduct"]
+        options = [c for c in moves["abduct"] if c.target in agreed] or moves["abduct"]
         yield script.pick(options)
     for action in ("shield", "investigate", "scry", "letter", "visit", "love"):
-        if action in by_action:
-            others = [c for c in by_action[action] if player not in c.all_targets]
-            yield script.pick(others or by_action[action])
-    if "pinkie_save" in by_action:
-        yield by_action["pinkie_save"][0]
+        if action in moves:
+            yield pick_other(script, player, moves[action])
+    if "pinkie_save" in moves:
+        yield moves["pinkie_save"][0]
     standing = state.submission(player, "drama")
-    if "drama_chase" in by_action and (standing is None or not state.is_alive(standing.target)):
-        yield script.pick(by_action["drama_chase"])
-    if "tiebreak" in by_action and state.phase.stage == 2:
-        yield script.pick(by_action["tiebreak"])
-    if "elect" in by_action:
-        yield script.pick(by_action["elect"])
-    if "vote" in by_action:
-        options = by_action["vote"]
-        if found:
-            options = [c for c in options if c.target in found] or options
-        elif team:
-            options = [c for c in options
-                       if not is_changeling_side(state.players[c.target or ""].role)] or options
-        else:
-            options = [c for c in options if c.target != player] or options
-        yield script.pick(options)
+    if "drama_chase" in moves and (standing is None or not state.is_alive(standing.target)):
+        yield script.pick(moves["drama_chase"])
+    if "tiebreak" in moves and state.phase.stage == 2:
+        yield script.pick(moves["tiebreak"])
+    if "elect" in moves:
+        yield script.pick(moves["elect"])
+    if "vote" in moves:
+        yield script.pick(vote_options(state, player, moves["vote"], found, is_changeling_side))

@@ -13,8 +13,16 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from nightfall.demo import Script
+from nightfall.demo_play import (
+    Script,
+    found_enemies,
+    pick_other,
+    play_stages,
+    submit_at,
+    vote_options,
+)
 from nightfall.engine import Command, Game
+from nightfall.engine.commands import by_action
 from nightfall.rulesets import new_game
 from nightfall.rulesets.island import memory
 from nightfall.rulesets.island.presets import roles_for
@@ -50,15 +58,7 @@ def setup_island_demo(seed: int, locale: str = "ru") -> Game:
 
 def play_island_demo(seed: int = 2024, locale: str = "ru", max_stages: int = 60) -> Game:
     """Play the demo game to its end (or ``max_stages`` stages)."""
-    game = setup_island_demo(seed, locale)
-    script = Script(seed)
-    for _ in range(max_stages):
-        if game.state.ended:
-            break
-        _play_stage(game, script)
-        if not game.state.ended and game.state.deadline is not None:
-            game.tick(game.state.deadline)
-    return game
+    return play_stages(setup_island_demo(seed, locale), Script(seed), max_stages, _play_stage)
 
 
 def _play_stage(game: Game, script: Script) -> None:
@@ -68,11 +68,7 @@ def _play_stage(game: Game, script: Script) -> None:
         if game.state.ended or not game.state.is_alive(player):
             continue
         for command in _choices(game, player, script):
-            try:
-                game.execute(Command(command.action, command.by, command.target,
-                                     command.targets, command.choice, command.text, at=when))
-            except ValueError:
-                continue
+            submit_at(game, command, when)
     spirit = memory.spirit(game.state)
     if spirit.get("text") and not spirit.get("answer") and not game.state.ended:
         answer = "yes" if script.counter % 2 else "no"
@@ -81,45 +77,31 @@ def _play_stage(game: Game, script: Script) -> None:
 
 def _choices(game: Game, player: str, script: Script) -> Iterator[Command]:
     state = game.state
-    by_action: dict[str, list[Command]] = {}
-    for command in game.legal_commands(player):
-        by_action.setdefault(command.action, []).append(command)
-    me = state.players[player]
-    mafia = is_mafia(me.role)
-    found = [n["target"] for n in state.notices.get(player, [])
-             if n.get("kind") == "check" and n.get("result") == "werewolf"
-             and state.is_alive(n["target"])]
+    moves = by_action(game.legal_commands(player))
+    found = found_enemies(state, player, "check", lambda result: result == "werewolf")
     first_half = state.phase.stage == 1
     if first_half and script.pick_number(4) == 0:
         yield Command("post", by=player, text=POSTS[script.pick_number(len(POSTS))])
-    if "eat" in by_action:
+    if "eat" in moves:
         agreed = [s.targets for s in state.submissions_in("eat")]
-        options = [c for c in by_action["eat"] if c.all_targets in agreed] or by_action["eat"]
+        options = [c for c in moves["eat"] if c.all_targets in agreed] or moves["eat"]
         yield script.pick(options)
     for action in ("check", "heal", "assault", "hamster_kill", "swap_items"):
-        if action in by_action and first_half:
-            others = [c for c in by_action[action] if player not in c.all_targets]
-            yield script.pick(others or by_action[action])
-    if "witch_kill" in by_action and first_half and script.pick_number(3) == 0:
-        yield script.pick(by_action["witch_kill"])
-    if "use_item" in by_action and script.pick_number(3) == 0:
-        yield script.pick(by_action["use_item"])
+        if action in moves and first_half:
+            yield pick_other(script, player, moves[action])
+    if "witch_kill" in moves and first_half and script.pick_number(3) == 0:
+        yield script.pick(moves["witch_kill"])
+    if "use_item" in moves and script.pick_number(3) == 0:
+        yield script.pick(moves["use_item"])
     for action in ("bunker_apply", "exchange_offer", "pick_me_partner", "recharge"):
-        if action in by_action and first_half:
-            yield script.pick(by_action[action])
-    if "spirit_ask" in by_action and first_half and not memory.spirit(state):
+        if action in moves and first_half:
+            yield script.pick(moves[action])
+    if "spirit_ask" in moves and first_half and not memory.spirit(state):
         yield Command("spirit_ask", by=player, text=QUESTIONS[script.pick_number(2)])
-    if "fear_pick" in by_action:
-        yield script.pick(by_action["fear_pick"])
-    if "authority" in by_action and state.phase.number >= 2:
-        yield script.pick([c for c in by_action["authority"]])
-    if "vote" in by_action and not first_half:
-        options = [c for c in by_action["vote"] if c.target is not None]
-        if found:
-            options = [c for c in options if c.target in found] or options
-        elif mafia:
-            options = [c for c in options
-                       if not is_mafia(state.players[c.target or ""].role)] or options
-        else:
-            options = [c for c in options if c.target != player] or options
-        yield script.pick(options)
+    if "fear_pick" in moves:
+        yield script.pick(moves["fear_pick"])
+    if "authority" in moves and state.phase.number >= 2:
+        yield script.pick([c for c in moves["authority"]])
+    if "vote" in moves and not first_half:
+        options = [c for c in moves["vote"] if c.target is not None]
+        yield script.pick(vote_options(state, player, options, found, is_mafia))

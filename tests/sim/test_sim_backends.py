@@ -77,7 +77,7 @@ def test_a_cluster_address_needs_the_dask_backend() -> None:
     assert result.exit_code == 2
     assert "needs --backend dask" in result.output
     result = CliRunner().invoke(app, ["simulate", "--games", "1", "--backend", "ray"])
-    assert result.exit_code == 2 and "local or dask" in result.output
+    assert result.exit_code == 2 and "choose one of local, dask" in result.output
     with pytest.raises(BackendError, match="needs --backend dask"):
         make_backend("local", 1, "tcp://127.0.0.1:8786")
 

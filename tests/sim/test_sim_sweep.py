@@ -157,7 +157,7 @@ def test_sweep_on_island_with_an_svg_plot_and_on_a_dask_cluster(tmp_path: Path) 
     (["--vary", "changelings=two,three"], "'two' is not a whole number"),
     (["--vary", "nonsense"], "write KEY=VALUE1,VALUE2"),
     (["--vary", "preset=village-8,town-12", "--preset", "city-20"], "leave out --preset"),
-    (["--vary", "changelings=2,3", "--plot-format", "gif"], "png or svg"),
+    (["--vary", "changelings=2,3", "--plot-format", "gif"], "choose one of png, svg"),
 ])
 def test_an_invalid_sweep_exits_2_with_a_message(args: list[str], message: str) -> None:
     result = CliRunner().invoke(app, ["sweep", "--games", "1", *args],

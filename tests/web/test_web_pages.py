@@ -91,7 +91,8 @@ def test_gm_dashboard_and_preview_change_nothing(env: Env, small: Small) -> None
     page = env.client.get(small.g).text
     assert svc.meta(small.game_id).head_seq == head  # the preview was thrown away
     assert "Pending resolution (preview, not final)" in page
-    assert "Step 3: investigate" in page or "Step" in page
+    # the steps by their titles in the reader's language, with the rule (C15)
+    assert "Step 2: Researcher&#39;s investigation" in page and "(C15.2)" in page
     assert "Dee" in page and 'data-player="Bob"' in page
     assert "abduct → Ann" in page  # who submitted what
     # the researcher was awaited in stage 1? no: the stage closed early; now stage 2 waits
@@ -113,7 +114,7 @@ def test_status_and_reveal(env: Env, small: Small) -> None:
     for name in ROLES:
         assert f'data-player="{name}"' in reveal
     assert "Researcher" in reveal and "Night Owl" in reveal and "Changeling" in reveal
-    assert "Step 1:" in reveal  # the resolution traces
+    assert "Step 2: Leader election" in reveal  # the resolution traces, by title
     assert "Your look at Bob reveals: Changeling." in reveal  # every notice
     assert "the ponies won." in reveal
 

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 import typer
 from rich.console import Console
@@ -34,7 +34,7 @@ from nightfall.engine import Rejected, SetupError, Text
 from nightfall.engine import events as ev
 from nightfall.engine.commands import GM_ACTIONS, Command
 from nightfall.engine.text import Term, TermNames, render_phase
-from nightfall.i18n import SUPPORTED_LOCALES, gettext_for, localize
+from nightfall.i18n import SUPPORTED_LOCALES, gettext_for, known_zone, localize
 
 if TYPE_CHECKING:
     from nightfall.engine import Game
@@ -138,7 +138,7 @@ class Session:
 
     @property
     def tz(self) -> ZoneInfo | None:
-        return _zone(self._meta.options.get("timezone") if self._meta else None)
+        return known_zone(self._meta.options.get("timezone") if self._meta else None)
 
     def refresh(self) -> GameMeta:
         self._meta = self.service.meta(self.gid)
@@ -183,15 +183,6 @@ def _check_locale(locale: str | None) -> None:
     if locale is not None and locale not in SUPPORTED_LOCALES:
         raise typer.BadParameter(f"choose one of {', '.join(SUPPORTED_LOCALES)}",
                                  param_hint="--locale")
-
-
-def _zone(name: object) -> ZoneInfo | None:
-    if not isinstance(name, str) or not name:
-        return None
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return None
 
 
 def _fail(message: str, code: int = EXIT_REJECTED) -> NoReturn:
@@ -358,7 +349,7 @@ def list_games(db: DbOption = None) -> None:
         for meta in games:
             phase = "game over" if meta.ended else meta.phase
             table.add_row(meta.id, meta.ruleset, escape(meta.title), phase,
-                          _when(meta.next_deadline, _zone(meta.options.get("timezone"))),
+                          _when(meta.next_deadline, known_zone(meta.options.get("timezone"))),
                           str(meta.head_seq))
         out.print(table)
 
@@ -374,7 +365,7 @@ def signup(
     db: DbOption = None,
 ) -> None:
     """Sign a player up; prints the player's private token."""
-    if timezone is not None and _zone(timezone) is None:
+    if timezone is not None and known_zone(timezone) is None:
         raise typer.BadParameter(f"unknown time zone {timezone!r}", param_hint="--timezone")
     with Session(db, game) as session:
         token = session.service.signup(session.gid, name, description, timezone)

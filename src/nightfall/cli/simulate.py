@@ -1,24 +1,81 @@
 """``nightfall simulate``: bots play a setup many times; balance report (issue 7).
 ``nightfall sweep``: one setup parameter over a list of values (issue 8). Both run on this
-machine's cores or on a Dask cluster (``--backend dask``) with the same results."""
+machine's cores or on a Dask cluster (``--backend dask``) with the same results.
+
+``--locale de|en|ru`` (as for ``nightfall demo`` and ``nightfall game``) sets the language
+of the errors and of the report's headings and labels; JSON keys and the ids of roles,
+factions and causes stay as they are (a data contract, and what setup files take). A bad
+input exits 2 with ``error: …`` in that language, a cluster that cannot be used exits 1.
+"""
 
 from __future__ import annotations
 
 import json
 import shlex
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
+
+from nightfall.engine.text import N_
+from nightfall.i18n import SUPPORTED_LOCALES, gettext_for
 
 if TYPE_CHECKING:
     from nightfall.sim.backends import Backend
+    from nightfall.sim.errors import SimError
+
+EXIT_FAILED, EXIT_USAGE = 1, 2
 
 _BACKEND_HELP = ("Where the games are played: local (worker processes here) or dask (a Dask "
                  "cluster: --cluster ADDRESS, or a local cluster of --jobs workers). The same "
                  "seed gives the same report on either.")
 _CLUSTER_HELP = "Address of a Dask scheduler, e.g. tcp://host:8786 (with --backend dask)."
+_LOCALE_HELP = "Language of the messages and the report's headings: de, en or ru."
+
+
+def _check_locale(locale: str) -> None:
+    """Before anything else: every later message is in this language."""
+    if locale not in SUPPORTED_LOCALES:
+        raise typer.BadParameter(f"choose one of {', '.join(SUPPORTED_LOCALES)}",
+                                 param_hint="--locale")
+
+
+def _fail(message: str, locale: str, option: str | None = None,
+          code: int = EXIT_USAGE) -> NoReturn:
+    """``error: [--option: ]message`` on stderr in ``locale``, then exit ``code``."""
+    errors = Console(stderr=True, soft_wrap=True, highlight=False)
+    prefix = _say(N_("error:"), locale)
+    where = f"{option}: " if option else ""
+    errors.print(f"[red]{escape(prefix)}[/red] {escape(where + message)}")
+    raise typer.Exit(code)
+
+
+def _say(msgid: str, locale: str, **params: object) -> str:
+    """``msgid`` (marked with ``N_``) in ``locale``, its ``{placeholders}`` filled."""
+    return gettext_for(locale)(msgid).format(**params)
+
+
+def _refuse(error: SimError, locale: str, option: str | None = None) -> NoReturn:
+    _fail(error.localized(locale), locale, option)
+
+
+def _parse_bots(spec: str, locale: str) -> dict[str, str]:
+    """``--bots``: ``parse_bots`` checked first here, so that a wrong kind is explained in
+    the user's language (``nightfall.sim.bots`` raises plain English ``ValueError``s)."""
+    from nightfall.sim.bots import BOT_KINDS, parse_bots
+
+    known = ", ".join(BOT_KINDS)
+    parts = [part.strip() for part in spec.split(",") if part.strip()]
+    if not parts:
+        _fail(_say(N_("name a bot kind: {known}"), locale, known=known), locale, "--bots")
+    for part in parts:
+        kind = part.rpartition("=")[2]
+        if kind not in BOT_KINDS:
+            _fail(_say(N_("unknown bot {kind} (known: {known})"), locale, kind=repr(kind),
+                       known=known), locale, "--bots")
+    return parse_bots(spec)
 
 
 def simulate(
@@ -65,19 +122,20 @@ def simulate(
                      ] = False,
     backend: Annotated[str, typer.Option(help=_BACKEND_HELP)] = "local",
     cluster: Annotated[str | None, typer.Option(help=_CLUSTER_HELP)] = None,
+    locale: Annotated[str, typer.Option(help=_LOCALE_HELP)] = "en",
 ) -> None:
     """Let bots play a setup many times and report win rates (95% Wilson intervals),
     survival per role, game lengths, causes of departure and the effect of each role."""
-    from nightfall.sim.bots import parse_bots
     from nightfall.sim.report import ablation_setups, build_report, print_report
     from nightfall.sim.runner import default_jobs, run_setups
     from nightfall.sim.setup import Setup, SetupError, load_setup, preset_ids, preset_setup
 
-    _check_backend(backend, cluster)
+    _check_locale(locale)
+    _check_backend(backend, cluster, locale)
 
     console = Console(highlight=False)
+    kinds = _parse_bots(bots, locale)
     try:
-        kinds = parse_bots(bots)
         setups: list[Setup] = []
         comparison: tuple[int, int] | None = None
         if compare is not None:
@@ -90,15 +148,15 @@ def simulate(
         for name in wanted:
             names = preset_ids(ruleset) if name == "all" else [name]
             setups += [preset_setup(ruleset, n) for n in names]
-    except (SetupError, ValueError) as error:
-        raise typer.BadParameter(str(error)) from error
+    except SetupError as error:
+        _refuse(error, locale)
     if ablate and len(setups) != 1:
-        raise typer.BadParameter("--ablate needs exactly one setup", param_hint="--ablate")
+        _fail(_say(N_("--ablate needs exactly one setup"), locale), locale, "--ablate")
     jobs = jobs or default_jobs()
     progress = not quiet
     err = Console(stderr=True)
     ablation = None
-    with _open_backend(backend, cluster, jobs) as engine:
+    with _open_backend(backend, cluster, jobs, locale) as engine:
         runs = run_setups(setups, games, kinds, seed, jobs, max_stages=max_stages,
                           progress=progress, console=err, backend=engine)
         if ablate:
@@ -112,18 +170,18 @@ def simulate(
                           comparison=comparison, ablation=ablation, max_stages=max_stages)
     report["timing"].update(_describe(engine))
     if not quiet:
-        print_report(report, console)
+        print_report(report, console, locale)
     if json_file is not None:
         json_file.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n",
                              encoding="utf-8")
     if markdown_file is not None:
         from nightfall.sim.report import markdown_report
 
-        markdown_file.write_text(markdown_report(report), encoding="utf-8")
+        markdown_file.write_text(markdown_report(report, locale=locale), encoding="utf-8")
     if html_file is not None:
         from nightfall.sim.html import render_html
 
-        html_file.write_text(render_html(report), encoding="utf-8")
+        html_file.write_text(render_html(report, locale), encoding="utf-8")
 
 
 def _command(ruleset: str, preset: list[str] | None, setup: list[Path] | None,
@@ -147,30 +205,28 @@ def _command(ruleset: str, preset: list[str] | None, setup: list[Path] | None,
 
 
 # -- backends -----------------------------------------------------------------------------
-def _check_backend(backend: str, cluster: str | None) -> None:
+def _check_backend(backend: str, cluster: str | None, locale: str) -> None:
     """Usage errors first, before any game is played (exit 2)."""
     from nightfall.sim.backends import BACKENDS
 
     if backend not in BACKENDS:
-        raise typer.BadParameter(f"choose {' or '.join(BACKENDS)}", param_hint="--backend")
+        _fail(_say(N_("choose one of {choices}"), locale, choices=", ".join(BACKENDS)),
+              locale, "--backend")
     if cluster is not None and backend != "dask":
-        raise typer.BadParameter("a cluster address needs --backend dask",
-                                 param_hint="--cluster")
+        _fail(_say(N_("a cluster address needs --backend dask"), locale), locale,
+              "--cluster")
 
 
-def _open_backend(backend: str, cluster: str | None, jobs: int) -> Backend:
+def _open_backend(backend: str, cluster: str | None, jobs: int, locale: str) -> Backend:
     """The backend, opened (a Dask cluster reached or started); exit 1 with the reason if
-    it cannot be."""
+    it cannot be (an address may hold [brackets], IPv6: the message is escaped)."""
     from nightfall.sim.backends import BackendError, make_backend
 
-    engine = make_backend(backend, jobs, cluster)
     try:
+        engine = make_backend(backend, jobs, cluster)
         engine.open()
     except BackendError as error:
-        errors = Console(stderr=True, highlight=False)
-        errors.print("[red]error:[/red] ", end="")
-        errors.print(str(error), markup=False)  # an address may hold [brackets] (IPv6)
-        raise typer.Exit(1) from error
+        _fail(error.localized(locale), locale, code=EXIT_FAILED)
     return engine
 
 
@@ -213,11 +269,11 @@ def sweep(
     plot_format: Annotated[str, typer.Option(help="png or svg.")] = "png",
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar, no table.")
                      ] = False,
+    locale: Annotated[str, typer.Option(help=_LOCALE_HELP)] = "en",
 ) -> None:
     """Vary one setup parameter over a list of values and report each faction's win rate
     per variant (95% Wilson intervals) as a table, JSON and one plot."""
     from nightfall.rulesets import RULESET_IDS
-    from nightfall.sim.bots import parse_bots
     from nightfall.sim.runner import default_jobs, run_setups
     from nightfall.sim.setup import Setup, SetupError, load_setup, preset_setup
     from nightfall.sim.sweep import (
@@ -231,36 +287,37 @@ def sweep(
         variants,
     )
 
-    _check_backend(backend, cluster)
+    _check_locale(locale)
+    _check_backend(backend, cluster, locale)
     if plot_format not in PLOT_FORMATS:
-        raise typer.BadParameter(f"choose {' or '.join(PLOT_FORMATS)}",
-                                 param_hint="--plot-format")
+        _fail(_say(N_("choose one of {choices}"), locale, choices=", ".join(PLOT_FORMATS)),
+              locale, "--plot-format")
     if preset is not None and setup is not None:
-        raise typer.BadParameter("give --preset or --setup, not both", param_hint="--setup")
+        _fail(_say(N_("give --preset or --setup, not both"), locale), locale, "--setup")
     try:
         variation = parse_vary(vary)
     except VaryError as error:
-        raise typer.BadParameter(str(error), param_hint="--vary") from error
+        _refuse(error, locale, "--vary")
+    kinds = _parse_bots(bots, locale)
     try:
-        kinds = parse_bots(bots)
         base: Setup | None = load_setup(setup) if setup is not None else None
         ruleset_id = ruleset or (base.ruleset if base is not None else "changelings")
         if ruleset_id not in RULESET_IDS:
-            raise SetupError(f"unknown rule set {ruleset_id!r} (known: "
-                             f"{', '.join(RULESET_IDS)})")
+            raise SetupError(N_("unknown rule set {ruleset} (known: {known})"),
+                             ruleset=repr(ruleset_id), known=", ".join(RULESET_IDS))
         if base is None and variation.key not in ("preset", "players"):
             base = preset_setup(ruleset_id, preset or (
                 "canterlot-15" if ruleset_id == "changelings" else "island-12"))
         elif variation.key in ("preset", "players") and (preset or setup):
-            raise VaryError(f"{variation.spec!r} makes every setup itself; leave out "
-                            "--preset and --setup")
+            raise VaryError(N_("{spec} makes every setup itself; leave out --preset and "
+                               "--setup"), spec=repr(variation.spec))
         setups = variants(variation, ruleset_id, base)
     except VaryError as error:
-        raise typer.BadParameter(str(error), param_hint="--vary") from error
-    except (SetupError, ValueError) as error:
-        raise typer.BadParameter(str(error)) from error
+        _refuse(error, locale, "--vary")
+    except SetupError as error:
+        _refuse(error, locale)
     jobs = jobs or default_jobs()
-    with _open_backend(backend, cluster, jobs) as engine:
+    with _open_backend(backend, cluster, jobs, locale) as engine:
         runs = run_setups(setups, games, kinds, seed, jobs, max_stages=max_stages,
                           progress=not quiet, console=Console(stderr=True), backend=engine)
     words = ["nightfall", "sweep", "--vary", vary, "--ruleset", ruleset_id]
@@ -276,13 +333,15 @@ def sweep(
                          max_stages=max_stages)
     report["timing"].update(_describe(engine))
     if not quiet:
-        print_sweep(report, Console(highlight=False))
+        print_sweep(report, Console(highlight=False), locale)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-        plot = plot_sweep(report, out / f"sweep.{plot_format}")
+        plot = plot_sweep(report, out / f"sweep.{plot_format}", locale=locale)
         (out / "sweep.json").write_text(json.dumps(report, indent=1, ensure_ascii=False)
                                         + "\n", encoding="utf-8")
-        (out / "sweep.md").write_text(markdown_sweep(report, plot.name), encoding="utf-8")
+        (out / "sweep.md").write_text(markdown_sweep(report, plot.name, locale),
+                                      encoding="utf-8")
         if not quiet:
+            files = f"{out / 'sweep.json'}, {out / 'sweep.md'}, {plot}"
             Console(stderr=True, highlight=False).print(
-                f"wrote {out / 'sweep.json'}, {out / 'sweep.md'}, {plot}")
+                _say(N_("wrote {files}"), locale, files=files), markup=False)

@@ -14,7 +14,7 @@ from nightfall.engine.commands import Command
 from nightfall.engine.errors import NightfallError, Rejected, SetupError
 from nightfall.engine.game import Context, Game
 from nightfall.engine.phase import DeadlineRule, Phase
-from nightfall.engine.ruleset import Preset, Role, Ruleset, Step
+from nightfall.engine.ruleset import Preset, Role, Ruleset, Step, declare_steps
 from nightfall.engine.state import GameState, PlayerState, Submission, fold
 from nightfall.engine.text import N_, Term, Text, render
 
@@ -37,6 +37,7 @@ __all__ = [
     "Submission",
     "Term",
     "Text",
+    "declare_steps",
     "fold",
     "render",
 ]

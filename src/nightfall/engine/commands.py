@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -58,3 +59,12 @@ def make_command(action: str, by: str | None, targets: tuple[str, ...] = (),
             command = Command(action, by, targets=targets, choice=choice, text=text)
         _MADE[key] = command
     return command
+
+
+def by_action(commands: Iterable[Command]) -> dict[str, list[Command]]:
+    """``commands`` grouped by action, in their order: how a player (a bot, a script)
+    reads a legal-command list, one ability at a time."""
+    found: dict[str, list[Command]] = {}
+    for command in commands:
+        found.setdefault(command.action, []).append(command)
+    return found

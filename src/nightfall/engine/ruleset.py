@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from nightfall.engine.commands import Command
 from nightfall.engine.phase import DeadlineRule, Phase
 from nightfall.engine.state import GameState
-from nightfall.engine.text import Text
+from nightfall.engine.text import Term, TermNames, Text
 
 if TYPE_CHECKING:
     from nightfall.engine.game import Context
@@ -34,12 +34,32 @@ class Role:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One numbered step of an ordered resolution (e.g. C15 step 4 'changelings')."""
+    """One numbered step of an ordered resolution (e.g. C15 step 4 'changelings').
+
+    ``id`` is what the log stores (``StepTraced.step``); ``title`` is the msgid a reader
+    sees for it (the GM's preview, the explanation after the game), registered as the
+    term ``("step", id)`` by :func:`declare_steps`, so that pages can name a step of the
+    log in their language without knowing the rule set's modules."""
 
     number: int
     id: str
     rule: str
     run: Callable[[Context], None]
+    title: str
+
+
+def declare_steps(*steps: Step) -> tuple[Step, ...]:
+    """The steps, in order, with each ``title`` registered as the display name of the
+    term ``("step", id)``. Two rule sets may share a step id only with the same title
+    (the log names steps by id, and pages look the title up by it)."""
+    for step in steps:
+        known = TermNames.known(Term("step", step.id))
+        if known is not None and known != step.title:
+            raise ValueError(
+                f"step id {step.id!r} is declared twice with different titles: "
+                f"{known!r} and {step.title!r}")
+        TermNames.register("step", {step.id: step.title})
+    return steps
 
 
 @dataclass(frozen=True, slots=True)

@@ -185,15 +185,22 @@ def public_record(state: GameState) -> tuple[list[dict[str, Any]], list[dict[str
     the whole history each time made views quadratic in the game's length. Both lists only
     grow (an undo or a rollback builds a new state), so each entry is converted once and
     kept in ``state.memo``; the lists returned are new, their entries shared (views are
-    read, never written).
+    read, never written). The memo's lists are replaced, never extended in place: a
+    server shares one loaded game between the threads that read it, and two of them
+    extending the same list at once would have doubled entries.
     """
     memo = state.memo
-    announcements: list[dict[str, Any]] = memo.setdefault("announcements", [])
-    for a in state.announcements[len(announcements):]:
-        announcements.append({"phase": a.phase, "text": to_data(a.text)})
-    thread: list[dict[str, Any]] = memo.setdefault("thread", [])
-    for p in state.thread[len(thread):]:
-        thread.append({"player": p.player, "phase": p.phase, "text": p.text})
+    announcements: list[dict[str, Any]] = memo.get("announcements", [])
+    if len(announcements) < len(state.announcements):
+        announcements = announcements + [
+            {"phase": a.phase, "text": to_data(a.text)}
+            for a in state.announcements[len(announcements):]]
+        memo["announcements"] = announcements
+    thread: list[dict[str, Any]] = memo.get("thread", [])
+    if len(thread) < len(state.thread):
+        thread = thread + [{"player": p.player, "phase": p.phase, "text": p.text}
+                           for p in state.thread[len(thread):]]
+        memo["thread"] = thread
     return list(announcements), list(thread)
 
 

@@ -69,6 +69,11 @@ class TermNames:
     def msgid(cls, term: Term) -> str:
         return cls._names.get((term.domain, term.id), term.id)
 
+    @classmethod
+    def known(cls, term: Term) -> str | None:
+        """The registered msgid of ``term``, or ``None`` if it has none."""
+        return cls._names.get((term.domain, term.id))
+
 
 def _identity(msgid: str) -> str:
     return msgid

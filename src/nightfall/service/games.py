@@ -21,6 +21,7 @@ from nightfall.engine.text import N_
 from nightfall.rulesets import get_ruleset, new_game
 from nightfall.service.clock import Clock, SystemClock
 from nightfall.store import EventStore, GameMeta, make_engine, migrate
+from nightfall.store.cache import Loaded
 
 
 @dataclass(frozen=True)
@@ -175,6 +176,11 @@ class GameService:
 
     def meta(self, game_id: str) -> GameMeta:
         return self.store.meta(game_id)
+
+    def read(self, game_id: str) -> tuple[GameMeta, Loaded]:
+        """The game's row, the game and its log for a page, in one round trip (the game is
+        shared with other readers of this process: only look at it; see ``store.read``)."""
+        return self.store.read(game_id)
 
     def replay_matches(self, game_id: str) -> bool:
         """Rebuild the game from its whole log and compare with the snapshot-based load."""

@@ -27,6 +27,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
+from nightfall.engine.text import N_
+from nightfall.sim.errors import SimError
+
 if TYPE_CHECKING:
     from distributed import Client, LocalCluster
 
@@ -37,8 +40,9 @@ R = TypeVar("R")
 BACKENDS = ("local", "dask")
 
 
-class BackendError(RuntimeError):
-    """A backend that cannot run (scheduler unreachable, workers with other code)."""
+class BackendError(SimError, RuntimeError):
+    """A backend that cannot run (scheduler unreachable, workers with other code);
+    ``reason`` says why in any language."""
 
 
 class Backend(ABC):
@@ -139,7 +143,7 @@ class DaskBackend(Backend):
     @property
     def client(self) -> Client:
         if self._client is None:
-            raise BackendError("the Dask backend is not open (use it in a with block)")
+            raise BackendError(N_("the Dask backend is not open (use it in a with block)"))
         return self._client
 
     def open(self) -> None:
@@ -162,9 +166,11 @@ class DaskBackend(Backend):
                 self._client = Client(self.address, timeout=self.connect_timeout)
         except (OSError, TimeoutError, ValueError) as error:
             self.close()
-            where = self.address or "a local cluster"
-            raise BackendError(f"cannot reach the Dask scheduler at {where}: {error}"
-                               ) from error
+            if self.address is None:
+                raise BackendError(N_("cannot start a local Dask cluster: {error}"),
+                                   error=str(error)) from error
+            raise BackendError(N_("cannot reach the Dask scheduler at {address}: {error}"),
+                               address=self.address, error=str(error)) from error
         try:
             self._check_workers()
         except BaseException:
@@ -182,13 +188,15 @@ class DaskBackend(Backend):
         try:
             theirs: dict[str, str] = client.run(code_fingerprint)
         except ImportError as error:
-            raise BackendError(f"the Dask workers cannot import Nightfall ({error}); "
-                               "install the same version on every worker") from error
+            raise BackendError(N_("the Dask workers cannot import Nightfall ({error}); "
+                                  "install the same version on every worker"),
+                               error=str(error)) from error
         differing = sorted(worker for worker, print_ in theirs.items() if print_ != mine)
         if differing:
             raise BackendError(
-                "these Dask workers run other Nightfall code than this machine (results "
-                f"would differ): {', '.join(differing)}; install the same version there")
+                N_("these Dask workers run other Nightfall code than this machine (results "
+                   "would differ): {workers}; install the same version there"),
+                workers=", ".join(differing))
 
     def close(self) -> None:
         client, cluster = self._client, self._cluster
@@ -218,11 +226,12 @@ def make_backend(name: str, jobs: int, cluster: str | None = None) -> Backend:
     """The backend called ``name`` (``local`` or ``dask``), not yet opened."""
     if name == "local":
         if cluster is not None:
-            raise BackendError("--cluster needs --backend dask")
+            raise BackendError(N_("--cluster needs --backend dask"))
         return LocalBackend(jobs)
     if name == "dask":
         return DaskBackend(cluster, jobs)
-    raise BackendError(f"unknown backend {name!r} (choose {' or '.join(BACKENDS)})")
+    raise BackendError(N_("unknown backend {backend} (choose one of {choices})"),
+                       backend=repr(name), choices=", ".join(BACKENDS))
 
 
 def code_fingerprint() -> str:

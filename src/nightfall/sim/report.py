@@ -9,12 +9,15 @@ side by side (``--compare``) the differences with Newcombe's interval.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, JustifyMethod
+from rich.markup import escape
 from rich.table import Table
 
+from nightfall.engine.text import N_
+from nightfall.i18n import gettext_for
 from nightfall.rulesets import get_ruleset
 from nightfall.sim.play import UNFINISHED
 from nightfall.sim.runner import SetupRun
@@ -23,6 +26,7 @@ from nightfall.sim.stats import difference_interval, distribution_summary, wilso
 from nightfall.sim.tally import Tally
 
 FORMAT = 1
+Gettext = Callable[[str], str]
 
 
 def _ranked(counts: Mapping[str, int]) -> dict[str, int]:
@@ -218,6 +222,10 @@ def deterministic_part(report: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # -- terminal ---------------------------------------------------------------------------
+#: how the role effects were measured (the JSON keeps the English words)
+METHODS = {"ablation": N_("ablation"), "across setups": N_("across setups")}
+
+
 def _pct(rate: Mapping[str, Any]) -> str:
     return f"{100 * rate['rate']:5.1f}%"
 
@@ -227,59 +235,91 @@ def _ci(rate: Mapping[str, Any]) -> str:
     return f"{100 * low:4.1f}–{100 * high:4.1f}%"
 
 
-def print_report(report: Mapping[str, Any], console: Console) -> None:
-    bots = ", ".join(f"{k}={v}" if k != "*" else v for k, v in report["bots"].items())
-    console.print(f"[bold]Nightfall simulation[/bold]: {report['games']} games per setup, "
-                  f"bots {bots}, seed {report['seed']}")
+def _points(value: float) -> str:
+    return f"{100 * value:+.1f} pt"
+
+
+def _interval(values: Sequence[float], _: Gettext) -> str:
+    low, high = values
+    return _("{low} to {high}").format(low=f"{100 * low:+.1f}", high=f"{100 * high:+.1f}")
+
+
+def _table(title: str, columns: Sequence[tuple[str, JustifyMethod]]) -> Table:
+    """A table whose columns are (heading, justification)."""
+    table = Table(title=title, title_justify="left")
+    for heading, justify in columns:
+        table.add_column(heading, justify=justify)
+    return table
+
+
+def _bots(report: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" if k != "*" else v for k, v in report["bots"].items())
+
+
+def print_report(report: Mapping[str, Any], console: Console, locale: str = "en") -> None:
+    """The report as Rich tables; headings and labels in ``locale`` (the ids of roles,
+    factions and causes stay: they are what setup files and ``--vary`` take)."""
+    _ = gettext_for(locale)
+    line = _("{games} games per setup, bots {bots}, seed {seed}").format(
+        games=report["games"], bots=_bots(report), seed=report["seed"])
+    title = _("Nightfall simulation")
+    console.print(f"[bold]{escape(title)}[/bold]: {escape(line)}")
     for entry in report["setups"]:
-        print_setup(entry, console)
+        print_setup(entry, console, locale)
     effects = report.get("role_effects") or {}
     if effects.get("roles"):
-        print_role_effects(effects, console)
+        print_role_effects(effects, console, locale)
     if "comparison" in report:
-        print_comparison(report["comparison"], console)
+        print_comparison(report["comparison"], console, locale)
     timing = report.get("timing") or {}
     if timing:
-        console.print(f"[dim]{timing['wall_seconds']:.1f} s with {timing['jobs']} job(s), "
-                      f"{timing['games_per_second']:.1f} games/s[/dim]")
+        line = _("{seconds} s with {jobs} job(s), {rate} games/s").format(
+            seconds=f"{timing['wall_seconds']:.1f}", jobs=timing["jobs"],
+            rate=f"{timing['games_per_second']:.1f}")
+        console.print(f"[dim]{escape(line)}[/dim]")
 
 
-def print_setup(entry: Mapping[str, Any], console: Console) -> None:
+def print_setup(entry: Mapping[str, Any], console: Console, locale: str = "en") -> None:
+    _ = gettext_for(locale)
     setup = entry["setup"]
     roles = ", ".join(f"{n}× {r}" if n > 1 else r for r, n in setup["roles"].items())
-    console.rule(f"{setup['name']} ({setup['ruleset']}, {setup['players']} players)")
-    console.print(f"roles: {roles}", highlight=False)
+    console.rule(escape(_("{name} ({ruleset}, {players} players)").format(
+        name=setup["name"], ruleset=setup["ruleset"], players=setup["players"])))
+    console.print(_("roles: {roles}").format(roles=roles), highlight=False, markup=False)
     if setup["options"]:
-        console.print(f"options: {setup['options']}", highlight=False)
-    table = Table(title="Win rate by faction", title_justify="left")
-    for column in ("faction", "wins", "rate", "95% CI (Wilson)"):
-        table.add_column(column, justify="left" if column == "faction" else "right")
+        console.print(_("options: {options}").format(options=setup["options"]),
+                      highlight=False, markup=False)
+    table = _table(_("Win rate by faction"), [
+        (_("faction"), "left"), (_("wins"), "right"), (_("rate"), "right"),
+        (_("95% CI (Wilson)"), "right")])
     for row in entry["factions"]:
         table.add_row(row["faction"], str(row["count"]), _pct(row), _ci(row))
     console.print(table)
-    table = Table(title="Roles", title_justify="left")
-    for column in ("role", "faction", "seats", "survived", "95% CI", "won"):
-        table.add_column(column, justify="left" if column in ("role", "faction") else "right")
+    table = _table(_("Roles"), [
+        (_("role"), "left"), (_("faction"), "left"), (_("seats"), "right"),
+        (_("survived"), "right"), (_("95% CI"), "right"), (_("won"), "right")])
     for row in entry["roles"]:
         table.add_row(row["role"], row["faction"] or "", str(row["seats"]),
                       _pct(row["survival"]), _ci(row["survival"]), _pct(row["won"]))
     console.print(table)
     length = entry["length"]
     summary = length["summary"]
-    console.print(
-        f"[bold]Game length[/bold] (day/night number at the end): mean {summary['mean']:.2f}, "
-        f"median {summary['median']:.0f}, 10–90% {summary['p10']:.0f}–{summary['p90']:.0f}, "
-        f"range {summary['min']:.0f}–{summary['max']:.0f}; ended by "
-        + ", ".join(f"{k} {v}" for k, v in length["ended_in"].items()))
+    text = _("(day/night number at the end): mean {mean}, median {median}, 10–90% {p10}–{p90}, "
+             "range {low}–{high}; ended by {ended}").format(
+        mean=f"{summary['mean']:.2f}", median=f"{summary['median']:.0f}",
+        p10=f"{summary['p10']:.0f}", p90=f"{summary['p90']:.0f}",
+        low=f"{summary['min']:.0f}", high=f"{summary['max']:.0f}",
+        ended=", ".join(f"{k} {v}" for k, v in length["ended_in"].items()))
+    title = _("Game length")
+    console.print(f"[bold]{escape(title)}[/bold] {escape(text)}")
     top = max(length["histogram"].values(), default=1)
     for value, count in length["histogram"].items():
         bar = "█" * max(1, round(30 * count / top)) if count else ""
         console.print(f"  {value:>3} {bar} {count}", highlight=False)
-    table = Table(title=f"Departures ({entry['departures']['per_game']:.2f} per game)",
-                  title_justify="left")
-    for column in ("cause", "count", "share", "per game", "by phase", "most often"):
-        table.add_column(column, justify="right" if column in ("count", "share", "per game")
-                         else "left")
+    table = _table(_("Departures ({count} per game)").format(
+        count=f"{entry['departures']['per_game']:.2f}"), [
+        (_("cause"), "left"), (_("count"), "right"), (_("share"), "right"),
+        (_("per game"), "right"), (_("by phase"), "left"), (_("most often"), "left")])
     for row in entry["departures"]["causes"]:
         phases = ", ".join(f"{k} {v}" for k, v in row["by_phase"].items())
         roles = ", ".join(f"{k} {v}" for k, v in list(row["roles"].items())[:3])
@@ -287,40 +327,46 @@ def print_setup(entry: Mapping[str, Any], console: Console) -> None:
                       f"{row['per_game']:.2f}", phases, roles)
     console.print(table)
     if entry["unfinished"]:
-        console.print(f"[yellow]{entry['unfinished']} game(s) stopped unfinished[/yellow]")
+        text = _("{count} game(s) stopped unfinished").format(count=entry["unfinished"])
+        console.print(f"[yellow]{escape(text)}[/yellow]")
     play = entry["play"]
-    console.print(f"[dim]{play['stages_per_game']:.1f} stages and "
-                  f"{play['commands_per_game']:.1f} commands per game; "
-                  f"{play['rejected']} bot commands rejected[/dim]")
+    text = _("{stages} stages and {commands} commands per game; {rejected} bot commands "
+             "rejected").format(stages=f"{play['stages_per_game']:.1f}",
+                                commands=f"{play['commands_per_game']:.1f}",
+                                rejected=play["rejected"])
+    console.print(f"[dim]{escape(text)}[/dim]")
 
 
-def print_role_effects(effects: Mapping[str, Any], console: Console) -> None:
-    table = Table(title=f"Effect of each role ({effects['method']}): its faction's win rate",
-                  title_justify="left")
-    for column in ("role", "faction", "with", "without", "difference", "95% CI"):
-        table.add_column(column, justify="left" if column in ("role", "faction") else "right")
+def print_role_effects(effects: Mapping[str, Any], console: Console,
+                       locale: str = "en") -> None:
+    _ = gettext_for(locale)
+    method = _(METHODS.get(effects["method"], effects["method"]))
+    table = _table(_("Effect of each role ({method}): its faction's win rate").format(
+        method=method), [
+        (_("role"), "left"), (_("faction"), "left"), (_("with"), "right"),
+        (_("without"), "right"), (_("difference"), "right"), (_("95% CI"), "right")])
     for row in effects["roles"]:
-        low, high = row["difference_ci95"]
         table.add_row(row["role"], row["faction"], _pct(row["with"]), _pct(row["without"]),
-                      f"{100 * row['difference']:+.1f} pt",
-                      f"{100 * low:+.1f} to {100 * high:+.1f}")
+                      _points(row["difference"]), _interval(row["difference_ci95"], _))
     console.print(table)
 
 
-def print_comparison(comparison: Mapping[str, Any], console: Console) -> None:
-    table = Table(title=f"A = {comparison['a']}  vs  B = {comparison['b']}",
-                  title_justify="left")
-    for column in ("faction", "A", "A 95% CI", "B", "B 95% CI", "A − B", "95% CI"):
-        table.add_column(column, justify="left" if column == "faction" else "right")
+def print_comparison(comparison: Mapping[str, Any], console: Console,
+                     locale: str = "en") -> None:
+    _ = gettext_for(locale)
+    table = _table(f"A = {comparison['a']}  vs  B = {comparison['b']}", [
+        (_("faction"), "left"), ("A", "right"), (_("A 95% CI"), "right"), ("B", "right"),
+        (_("B 95% CI"), "right"), ("A − B", "right"), (_("95% CI"), "right")])
     for row in comparison["factions"]:
-        low, high = row["difference_ci95"]
         table.add_row(row["faction"], _pct(row["a"]), _ci(row["a"]), _pct(row["b"]),
-                      _ci(row["b"]), f"{100 * row['difference']:+.1f} pt",
-                      f"{100 * low:+.1f} to {100 * high:+.1f}")
+                      _ci(row["b"]), _points(row["difference"]),
+                      _interval(row["difference_ci95"], _))
     console.print(table)
     la, lb = comparison["length"]["a"], comparison["length"]["b"]
-    console.print(f"game length: A mean {la['mean']:.2f} (median {la['median']:.0f}), "
-                  f"B mean {lb['mean']:.2f} (median {lb['median']:.0f})")
+    console.print(_("game length: A mean {a_mean} (median {a_median}), B mean {b_mean} "
+                    "(median {b_median})").format(
+        a_mean=f"{la['mean']:.2f}", a_median=f"{la['median']:.0f}",
+        b_mean=f"{lb['mean']:.2f}", b_median=f"{lb['median']:.0f}"), markup=False)
 
 
 def plain_role(setup: Setup, role: str) -> str | None:
@@ -362,56 +408,69 @@ def _md_table(head: Sequence[str], rows: Sequence[Sequence[Any]], right: int = 1
     return "\n".join(lines)
 
 
-def markdown_report(report: Mapping[str, Any], heading: str = "###") -> str:
-    """The report as Markdown sections (tables only; the plots are in the HTML)."""
+def markdown_report(report: Mapping[str, Any], heading: str = "###", locale: str = "en") -> str:
+    """The report as Markdown sections (tables only; the plots are in the HTML), headings
+    and labels in ``locale``."""
+    _ = gettext_for(locale)
     out: list[str] = []
     for entry in report["setups"]:
         setup = entry["setup"]
         roles = ", ".join(f"{n}× {r}" if n > 1 else r for r, n in setup["roles"].items())
-        out.append(f"{heading} {setup['name']} ({setup['players']} players)\n")
-        out.append(f"Roles: {roles}. {entry['games']} games"
-                   + (f", {entry['unfinished']} unfinished" if entry["unfinished"] else "")
-                   + ".\n")
-        out.append(_md_table(["faction", "wins", "win rate", "95% CI (Wilson)"], [
+        out.append(heading + " " + _("{name} ({players} players)").format(
+            name=setup["name"], players=setup["players"]) + "\n")
+        if entry["unfinished"]:
+            line = _("Roles: {roles}. {games} games, {unfinished} unfinished.")
+        else:
+            line = _("Roles: {roles}. {games} games.")
+        out.append(line.format(roles=roles, games=entry["games"],
+                               unfinished=entry["unfinished"]) + "\n")
+        out.append(_md_table([_("faction"), _("wins"), _("win rate"), _("95% CI (Wilson)")], [
             [f["faction"], f["count"], _pct(f).strip(), _ci(f)] for f in entry["factions"]]))
         out.append("")
-        out.append(_md_table(["role", "faction", "seats", "survived", "95% CI", "won"], [
+        out.append(_md_table([_("role"), _("faction"), _("seats"), _("survived"), _("95% CI"),
+                              _("won")], [
             [r["role"], r["faction"] or "", r["seats"], _pct(r["survival"]).strip(),
              _ci(r["survival"]), _pct(r["won"]).strip()] for r in entry["roles"]], right=2))
         out.append("")
         s = entry["length"]["summary"]
         histogram = ", ".join(f"{k}: {v}" for k, v in entry["length"]["histogram"].items())
         ended = ", ".join(f"{k} {v}" for k, v in entry["length"]["ended_in"].items())
-        out.append(f"Game length (the number of the day or night it ended in): mean "
-                   f"{s['mean']:.2f}, median {s['median']:.0f}, 10–90% {s['p10']:.0f}–"
-                   f"{s['p90']:.0f}, range {s['min']:.0f}–{s['max']:.0f}; ended by {ended}. "
-                   f"Distribution: {histogram}.\n")
-        out.append(_md_table(["cause of departure", "count", "share", "per game",
-                              "roles most often"], [
+        out.append(_("Game length (the number of the day or night it ended in): mean {mean}, "
+                     "median {median}, 10–90% {p10}–{p90}, range {low}–{high}; ended by "
+                     "{ended}. Distribution: {histogram}.").format(
+            mean=f"{s['mean']:.2f}", median=f"{s['median']:.0f}", p10=f"{s['p10']:.0f}",
+            p90=f"{s['p90']:.0f}", low=f"{s['min']:.0f}", high=f"{s['max']:.0f}",
+            ended=ended, histogram=histogram) + "\n")
+        out.append(_md_table([_("cause of departure"), _("count"), _("share"), _("per game"),
+                              _("roles most often")], [
             [c["cause"], c["count"], f"{100 * c['share']:.1f}%", f"{c['per_game']:.2f}",
              ", ".join(f"{k} {v}" for k, v in list(c["roles"].items())[:3])]
             for c in entry["departures"]["causes"]], right=1))
         out.append("")
     effects = report.get("role_effects") or {}
     if effects.get("roles"):
-        out.append(f"{heading} Effect of each role ({effects['method']})\n")
-        out.append("The win rate of the role's own faction in games whose setup has the role "
-                   "against games whose setup has not (Newcombe 95% interval of the "
-                   "difference).\n")
-        out.append(_md_table(["role", "faction", "with", "without", "difference", "95% CI"], [
-            [r["role"], r["faction"], f"{_pct(r['with']).strip()} ({r['with']['of']} games)",
-             f"{_pct(r['without']).strip()} ({r['without']['of']} games)",
-             f"{100 * r['difference']:+.1f} pt",
-             f"{100 * r['difference_ci95'][0]:+.1f} to {100 * r['difference_ci95'][1]:+.1f}"]
+        method = _(METHODS.get(effects["method"], effects["method"]))
+        out.append(heading + " " + _("Effect of each role ({method})").format(method=method)
+                   + "\n")
+        out.append(_("The win rate of the role's own faction in games whose setup has the role "
+                     "against games whose setup has not (Newcombe 95% interval of the "
+                     "difference).") + "\n")
+        games = _("{rate} ({games} games)")
+        out.append(_md_table([_("role"), _("faction"), _("with"), _("without"),
+                              _("difference"), _("95% CI")], [
+            [r["role"], r["faction"],
+             games.format(rate=_pct(r["with"]).strip(), games=r["with"]["of"]),
+             games.format(rate=_pct(r["without"]).strip(), games=r["without"]["of"]),
+             _points(r["difference"]), _interval(r["difference_ci95"], _)]
             for r in effects["roles"]], right=2))
         out.append("")
     if "comparison" in report:
         comparison = report["comparison"]
         out.append(f"{heading} A = {comparison['a']} vs B = {comparison['b']}\n")
-        out.append(_md_table(["faction", "A", "B", "A − B", "95% CI"], [
+        out.append(_md_table([_("faction"), "A", "B", "A − B", _("95% CI")], [
             [r["faction"], f"{_pct(r['a']).strip()} ({_ci(r['a'])})",
-             f"{_pct(r['b']).strip()} ({_ci(r['b'])})", f"{100 * r['difference']:+.1f} pt",
-             f"{100 * r['difference_ci95'][0]:+.1f} to {100 * r['difference_ci95'][1]:+.1f}"]
+             f"{_pct(r['b']).strip()} ({_ci(r['b'])})", _points(r["difference"]),
+             _interval(r["difference_ci95"], _)]
             for r in comparison["factions"]]))
         out.append("")
     return "\n".join(out)

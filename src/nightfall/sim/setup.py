@@ -23,13 +23,15 @@ from typing import Any
 
 import yaml
 
+from nightfall.engine.text import N_
 from nightfall.rulesets import RULESET_IDS, get_ruleset
+from nightfall.sim.errors import SimError
 
 _KEYS = frozenset({"name", "ruleset", "preset", "roles", "players", "add", "remove", "options"})
 
 
-class SetupError(ValueError):
-    """A setup (file) that cannot be played."""
+class SetupError(SimError, ValueError):
+    """A setup (file) that cannot be played; ``reason`` says why in any language."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,8 @@ def preset_setup(ruleset_id: str, preset_id: str) -> Setup:
     presets = ruleset.presets()
     if preset_id not in presets:
         known = ", ".join(sorted(presets))
-        raise SetupError(f"{ruleset_id} has no preset {preset_id!r} (known: {known})")
+        raise SetupError(N_("{ruleset} has no preset {preset} (known: {known})"),
+                         ruleset=ruleset_id, preset=repr(preset_id), known=known)
     preset = presets[preset_id]
     return Setup(preset_id, ruleset_id, tuple(preset.roles), dict(preset.options), preset_id)
 
@@ -75,16 +78,17 @@ def preset_ids(ruleset_id: str) -> list[str]:
 def setup_from_data(data: Mapping[str, Any], default_name: str = "setup") -> Setup:
     """Build a setup from the mapping of a setup file (see the module docstring)."""
     if not isinstance(data, Mapping):
-        raise SetupError("a setup file holds a mapping (ruleset:, preset: or roles:, ...)")
+        raise SetupError(N_("a setup file holds a mapping (ruleset:, preset: or roles:, …)"))
     unknown = sorted(set(data) - _KEYS)
     if unknown:
-        raise SetupError(f"unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(_KEYS))}")
+        raise SetupError(N_("unknown key(s) {keys}; known: {known}"), keys=", ".join(unknown),
+                         known=", ".join(sorted(_KEYS)))
     ruleset_id = str(data.get("ruleset") or "")
     ruleset = _ruleset(ruleset_id)
     preset_id = data.get("preset")
     sources = [key for key in ("preset", "roles", "players") if data.get(key) is not None]
     if len(sources) != 1:
-        raise SetupError("give exactly one of preset:, roles: or players:")
+        raise SetupError(N_("give exactly one of preset:, roles: or players:"))
     options: dict[str, Any] = {}
     if preset_id is not None:
         base = preset_setup(ruleset_id, str(preset_id))
@@ -93,27 +97,27 @@ def setup_from_data(data: Mapping[str, Any], default_name: str = "setup") -> Set
     elif data.get("roles") is not None:
         roles = _role_list(data["roles"])
     else:
-        try:
-            roles = list(ruleset.roles_for(int(data["players"])))
-        except (TypeError, ValueError) as error:
-            raise SetupError(f"players: {error}") from error
+        roles = _default_roles(ruleset, ruleset_id, data["players"])
     for role in _role_list(data.get("remove") or []):
         if role not in roles:
-            raise SetupError(f"remove: {role} is not in the setup")
+            raise SetupError(N_("remove: {role} is not in the setup"), role=role)
         roles.remove(role)
     roles += _role_list(data.get("add") or [])
     unknown_roles = sorted({r for r in roles if r not in ruleset.roles})
     if unknown_roles:
-        raise SetupError(f"unknown role(s) for {ruleset_id}: {', '.join(unknown_roles)}")
+        raise SetupError(N_("unknown role(s) for {ruleset}: {roles}"), ruleset=ruleset_id,
+                         roles=", ".join(unknown_roles))
     if not ruleset.min_players <= len(roles) <= ruleset.max_players:
-        raise SetupError(f"{len(roles)} players; {ruleset_id} needs "
-                         f"{ruleset.min_players}–{ruleset.max_players}")
+        raise SetupError(N_("{count} players; {ruleset} needs {least}–{most}"),
+                         count=len(roles), ruleset=ruleset_id, least=ruleset.min_players,
+                         most=ruleset.max_players)
     extra = data.get("options") or {}
     if not isinstance(extra, Mapping):
-        raise SetupError("options: must be a mapping")
+        raise SetupError(N_("options: must be a mapping"))
     bad = sorted(set(extra) - set(ruleset.default_options))
     if bad:
-        raise SetupError(f"unknown option(s) for {ruleset_id}: {', '.join(map(str, bad))}")
+        raise SetupError(N_("unknown option(s) for {ruleset}: {options}"), ruleset=ruleset_id,
+                         options=", ".join(map(str, bad)))
     options.update(extra)
     name = str(data.get("name") or default_name)
     modified = bool(data.get("add") or data.get("remove") or extra)
@@ -125,19 +129,42 @@ def load_setup(path: Path | str) -> Setup:
     """Read a YAML setup file."""
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as error:
-        raise SetupError(f"{path}: {error}") from error
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise SetupError(N_("cannot read the setup file {path}: {reason}"), path=str(path),
+                         reason=str(reason)) from error
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise SetupError(N_("{path} is not valid YAML: {reason}"), path=str(path),
+                         reason=str(error)) from error
     try:
         return setup_from_data(data, path.stem)
     except SetupError as error:
-        raise SetupError(f"{path}: {error}") from error
+        raise SetupError(N_("{path}: {error}"), path=str(path), error=error.reason) from error
 
 
 def _ruleset(ruleset_id: str) -> Any:
     if ruleset_id not in RULESET_IDS:
-        raise SetupError(f"unknown rule set {ruleset_id!r} (known: {', '.join(RULESET_IDS)})")
+        raise SetupError(N_("unknown rule set {ruleset} (known: {known})"),
+                         ruleset=repr(ruleset_id), known=", ".join(RULESET_IDS))
     return get_ruleset(ruleset_id)
+
+
+def _default_roles(ruleset: Any, ruleset_id: str, players: Any) -> list[str]:
+    """``players: N``: the rule set's default roles for N players (its presets' range)."""
+    try:
+        count = int(players)
+    except (TypeError, ValueError) as error:
+        raise SetupError(N_("players: {value} is not a whole number"),
+                         value=repr(players)) from error
+    try:
+        return list(ruleset.roles_for(count))
+    except ValueError as error:
+        raise SetupError(N_("players: {ruleset} has no default roles for {count} players; "
+                            "list the roles (roles:) or choose a preset (preset:)"),
+                         ruleset=ruleset_id, count=count) from error
 
 
 def _role_list(value: Any) -> list[str]:
@@ -148,9 +175,10 @@ def _role_list(value: Any) -> list[str]:
         roles: list[str] = []
         for role, count in value.items():
             if not isinstance(count, int) or count < 0:
-                raise SetupError(f"roles: the count of {role} must be a whole number >= 0")
+                raise SetupError(N_("roles: the count of {role} must be a whole number >= 0"),
+                                 role=str(role))
             roles += [str(role)] * count
         return roles
     if isinstance(value, list):
         return [str(role) for role in value]
-    raise SetupError("roles must be a list, a mapping of role: count, or a comma list")
+    raise SetupError(N_("roles must be a list, a mapping of role: count, or a comma list"))

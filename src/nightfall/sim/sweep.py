@@ -35,7 +35,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from nightfall.engine.text import N_
+from nightfall.i18n import gettext_for
 from nightfall.rulesets import get_ruleset
+from nightfall.sim.errors import SimError
 from nightfall.sim.play import UNFINISHED
 from nightfall.sim.runner import SetupRun
 from nightfall.sim.setup import Setup, SetupError, preset_ids, preset_setup, setup_from_data
@@ -46,8 +49,9 @@ PLOT_FORMATS = ("png", "svg")
 _SPEC = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*=\s*(.*?)\s*$", re.DOTALL)
 
 
-class VaryError(ValueError):
-    """A ``--vary`` spec that cannot be turned into setups."""
+class VaryError(SimError, ValueError):
+    """A ``--vary`` spec that cannot be turned into setups; ``reason`` says why in any
+    language."""
 
 
 @dataclass(frozen=True)
@@ -76,26 +80,31 @@ def parse_vary(spec: str) -> Variation:
     """``KEY=V1,V2`` or ``role|option=NAME:V1,V2`` (see the module docstring)."""
     match = _SPEC.match(spec)
     if not match:
-        raise VaryError(f"{spec!r}: write KEY=VALUE1,VALUE2,… (e.g. changelings=2,3,4, "
-                        "role=shield:with,without, preset=village-8,town-12)")
+        raise VaryError(N_("{spec}: write KEY=VALUE1,VALUE2,… (e.g. changelings=2,3,4, "
+                           "role=shield:with,without, preset=village-8,town-12)"),
+                        spec=repr(spec))
     key, rest = match.group(1).lower(), match.group(2)
     name: str | None = None
     if key in ("role", "option"):
         if ":" not in rest:
             example = "role=shield:with,without" if key == "role" else \
                 "option=first_day_banishment:true,false"
-            raise VaryError(f"{spec!r}: write {key}=NAME:VALUE1,VALUE2 (e.g. {example})")
+            raise VaryError(N_("{spec}: write {key}=NAME:VALUE1,VALUE2 (e.g. {example})"),
+                            spec=repr(spec), key=key, example=example)
         name, rest = (part.strip() for part in rest.split(":", 1))
         if not name:
-            raise VaryError(f"{spec!r}: the {key} name is missing before ':'")
+            raise VaryError(N_("{spec}: the name after {key}= is missing before ':'"),
+                            spec=repr(spec), key=key)
     values = tuple(part.strip() for part in rest.split(","))
     if not rest or any(not value for value in values):
-        raise VaryError(f"{spec!r}: give a comma-separated list of values without empty ones")
+        raise VaryError(N_("{spec}: give a comma-separated list of values without empty "
+                           "ones"), spec=repr(spec))
     duplicates = sorted({value for value in values if values.count(value) > 1})
     if duplicates:
-        raise VaryError(f"{spec!r}: value(s) given twice: {', '.join(duplicates)}")
+        raise VaryError(N_("{spec}: value(s) given twice: {values}"), spec=repr(spec),
+                        values=", ".join(duplicates))
     if len(values) < 2:
-        raise VaryError(f"{spec!r}: a sweep needs at least two values")
+        raise VaryError(N_("{spec}: a sweep needs at least two values"), spec=repr(spec))
     return Variation(spec, key, name, values)
 
 
@@ -105,23 +114,26 @@ def variants(variation: Variation, ruleset_id: str, base: Setup | None) -> list[
     try:
         ruleset = get_ruleset(ruleset_id)
     except KeyError as error:
-        raise VaryError(f"unknown rule set {ruleset_id!r}") from error
+        raise VaryError(N_("unknown rule set {ruleset}"), ruleset=repr(ruleset_id)) from error
     key = variation.key
     if key == "preset":
         known = preset_ids(ruleset_id)
         unknown = [value for value in variation.values if value not in known]
         if unknown:
-            raise VaryError(f"{ruleset_id} has no preset {', '.join(unknown)} "
-                            f"(known: {', '.join(known)})")
+            raise VaryError(N_("{ruleset} has no preset {preset} (known: {known})"),
+                            ruleset=ruleset_id, preset=", ".join(unknown),
+                            known=", ".join(known))
         return [preset_setup(ruleset_id, value) for value in variation.values]
     if key == "players":
         counts = [_count(variation, value, 1) for value in variation.values]
         return [_setup({"name": f"{n} players", "ruleset": ruleset_id, "players": n})
                 for n in counts]
     if base is None:
-        raise VaryError(f"{variation.spec!r} changes a base setup: give --preset or --setup")
+        raise VaryError(N_("{spec} changes a base setup: give --preset or --setup"),
+                        spec=repr(variation.spec))
     if base.ruleset != ruleset_id:
-        raise VaryError(f"the base setup is a {base.ruleset} setup, not {ruleset_id}")
+        raise VaryError(N_("the base setup is a {base} setup, not {ruleset}"),
+                        base=base.ruleset, ruleset=ruleset_id)
     if key == "option":
         return _option_variants(variation, ruleset, base)
     if key == "role":
@@ -134,7 +146,8 @@ def _setup(data: Mapping[str, Any]) -> Setup:
     try:
         return setup_from_data(data)
     except SetupError as error:
-        raise VaryError(f"{data.get('name')}: {error}") from error
+        raise VaryError(N_("{name}: {error}"), name=str(data.get("name")),
+                        error=error.reason) from error
 
 
 def _with_roles(base: Setup, name: str, roles: Sequence[str],
@@ -149,7 +162,8 @@ def _count(variation: Variation, value: str, least: int) -> int:
     except ValueError:
         number = -1
     if number < least:
-        raise VaryError(f"{variation.spec!r}: {value!r} is not a whole number >= {least}")
+        raise VaryError(N_("{spec}: {value} is not a whole number >= {least}"),
+                        spec=repr(variation.spec), value=repr(value), least=least)
     return number
 
 
@@ -176,7 +190,8 @@ def _evil(ruleset: Any, base: Setup, village: str) -> str:
     candidates = [f for f in ruleset.factions
                   if f != village and _plain_role(ruleset, f) is not None]
     if not candidates:
-        raise VaryError(f"{base.ruleset} has no faction besides {village} with a plain role")
+        raise VaryError(N_("{ruleset} has no faction besides {village} with a plain role"),
+                        ruleset=base.ruleset, village=village)
     seats = {f: sum(ruleset.faction_of(r) == f for r in base.roles) for f in candidates}
     return str(max(candidates, key=lambda f: (seats[f], -candidates.index(f))))
 
@@ -188,14 +203,16 @@ def _exchange(base: Setup, role: str, wanted: int, filler: str | None,
     roles = list(base.roles)
     have = roles.count(role)
     if filler is None:
-        raise VaryError(f"{base.name}: the village has no plain role to exchange for {role}")
+        raise VaryError(N_("{setup}: the village has no plain role to exchange for {role}"),
+                        setup=base.name, role=role)
     for _ in range(have - wanted):  # fewer: the role's seats go to the village
         roles[roles.index(role)] = filler
     for _ in range(wanted - have):
         if filler not in roles:
-            raise VaryError(f"{base.name} has no {filler} left to turn into a {role} for "
-                            f"{what}; start from a setup with more of them (another "
-                            "--preset or --setup)")
+            raise VaryError(N_("{setup} has no {filler} left to turn into a {role} for "
+                               "{what}; start from a setup with more of them (another "
+                               "--preset or --setup)"),
+                            setup=base.name, filler=filler, role=role, what=what)
         roles[len(roles) - 1 - roles[::-1].index(filler)] = role
     return roles
 
@@ -208,28 +225,33 @@ def _count_variants(variation: Variation, ruleset: Any, base: Setup) -> list[Set
         key = _evil(ruleset, base, village)
     if key in factions:
         if key == village:
-            raise VaryError(f"{variation.spec!r}: {key} is the village of {base.name} (the "
-                            "faction whose plain role fills the seats); vary another faction "
-                            "or a role")
+            raise VaryError(N_("{spec}: {faction} is the village of {setup} (the faction "
+                               "whose plain role fills the seats); vary another faction or "
+                               "a role"),
+                            spec=repr(variation.spec), faction=key, setup=base.name)
         plain = _plain_role(ruleset, key)
         if plain is None:
-            raise VaryError(f"{variation.spec!r}: {key} has no plain role to add or remove; "
-                            f"vary one of its roles instead (e.g. ROLE=0,1)")
+            raise VaryError(N_("{spec}: {faction} has no plain role to add or remove; vary "
+                               "one of its roles instead (e.g. ROLE=0,1)"),
+                            spec=repr(variation.spec), faction=key)
         fixed = sum(1 for role in base.roles if ruleset.faction_of(role) == key
                     and role != plain)
         out = []
         for value in variation.values:
             seats = _count(variation, value, 0)
             if seats < fixed:
-                raise VaryError(f"{variation.spec!r}: {base.name} has {fixed} {key} seat(s) "
-                                f"with special roles; {seats} is too few")
+                raise VaryError(N_("{spec}: {setup} has {fixed} {faction} seat(s) with "
+                                   "special roles; {seats} is too few"),
+                                spec=repr(variation.spec), setup=base.name, fixed=fixed,
+                                faction=key, seats=seats)
             roles = _exchange(base, plain, seats - fixed, filler, f"{key}={seats}")
             out.append(_with_roles(base, f"{base.name}, {key}={seats}", roles))
         return out
     if key in ruleset.roles:
         if key == filler:
-            raise VaryError(f"{variation.spec!r}: {key} is the plain role that fills the "
-                            "seats; vary another role or a faction")
+            raise VaryError(N_("{spec}: {role} is the plain role that fills the seats; vary "
+                               "another role or a faction"),
+                            spec=repr(variation.spec), role=key)
         out = []
         for value in variation.values:
             copies = _count(variation, value, 0)
@@ -238,23 +260,26 @@ def _count_variants(variation: Variation, ruleset: Any, base: Setup) -> list[Set
         return out
     seated = [f for f in factions if any(r.faction == f for r in ruleset.roles.values())]
     keys = ["preset", "players", "role", "option", "evil", *seated]
-    raise VaryError(f"{variation.spec!r}: unknown parameter {variation.key!r}; vary one of "
-                    f"{', '.join(keys)} or a role of {base.ruleset} "
-                    f"({', '.join(ruleset.roles)})")
+    raise VaryError(N_("{spec}: unknown parameter {key}; vary one of {keys} or a role of "
+                       "{ruleset} ({roles})"),
+                    spec=repr(variation.spec), key=repr(variation.key), keys=", ".join(keys),
+                    ruleset=base.ruleset, roles=", ".join(ruleset.roles))
 
 
 def _role_variants(variation: Variation, ruleset: Any, base: Setup) -> list[Setup]:
     role = str(variation.name)
     if role not in ruleset.roles:
-        raise VaryError(f"{variation.spec!r}: {base.ruleset} has no role {role!r} (roles: "
-                        f"{', '.join(ruleset.roles)})")
+        raise VaryError(N_("{spec}: {ruleset} has no role {role} (roles: {roles})"),
+                        spec=repr(variation.spec), ruleset=base.ruleset, role=repr(role),
+                        roles=", ".join(ruleset.roles))
     bad = [value for value in variation.values if value not in ("with", "without")]
     if bad:
-        raise VaryError(f"{variation.spec!r}: the values of role= are with and without, "
-                        f"not {', '.join(bad)}")
+        raise VaryError(N_("{spec}: the values of role= are with and without, not {bad}"),
+                        spec=repr(variation.spec), bad=", ".join(bad))
     if not ruleset.roles[role].special:
-        raise VaryError(f"{variation.spec!r}: {role} is a plain role, which no setup is "
-                        "with or without; vary a special role, or the seats of a faction")
+        raise VaryError(N_("{spec}: {role} is a plain role, which no setup is with or "
+                           "without; vary a special role, or the seats of a faction"),
+                        spec=repr(variation.spec), role=role)
     _, filler = _village(ruleset, base)
     plain = _plain_role(ruleset, ruleset.faction_of(role))
     out = []
@@ -263,12 +288,14 @@ def _role_variants(variation: Variation, ruleset: Any, base: Setup) -> list[Setu
         if value == "with" and role not in roles:
             swap = plain if plain is not None and plain in roles else filler
             if swap is None or swap not in roles:
-                raise VaryError(f"{base.name} has no plain role that {role} could replace")
+                raise VaryError(N_("{setup} has no plain role that {role} could replace"),
+                                setup=base.name, role=role)
             roles[len(roles) - 1 - roles[::-1].index(swap)] = role
         if value == "without":
             swap = plain if plain is not None else filler
             if swap is None:
-                raise VaryError(f"{base.name}: nothing can take the place of {role}")
+                raise VaryError(N_("{setup}: nothing can take the place of {role}"),
+                                setup=base.name, role=role)
             roles = [swap if r == role else r for r in roles]
         out.append(_with_roles(base, f"{base.name} {value} {role}", roles))
     return out
@@ -278,8 +305,9 @@ def _option_variants(variation: Variation, ruleset: Any, base: Setup) -> list[Se
     name = str(variation.name)
     defaults: Mapping[str, Any] = ruleset.default_options
     if name not in defaults:
-        raise VaryError(f"{variation.spec!r}: {base.ruleset} has no option {name!r} "
-                        f"(options: {', '.join(defaults)})")
+        raise VaryError(N_("{spec}: {ruleset} has no option {option} (options: {options})"),
+                        spec=repr(variation.spec), ruleset=base.ruleset, option=repr(name),
+                        options=", ".join(defaults))
     default = defaults[name]
     out = []
     for text in variation.values:
@@ -291,8 +319,10 @@ def _option_variants(variation: Variation, ruleset: Any, base: Setup) -> list[Se
                 value = None
             wanted = type(default)
             if type(value) is not wanted and not (wanted is float and type(value) is int):
-                raise VaryError(f"{variation.spec!r}: {name} takes a {wanted.__name__} "
-                                f"(like {default!r}), not {text!r}")
+                raise VaryError(N_("{spec}: {option} takes a {kind} (like {example}), not "
+                                   "{value}"),
+                                spec=repr(variation.spec), option=name, kind=wanted.__name__,
+                                example=repr(default), value=repr(text))
         options = {**base.options, name: value}
         out.append(_with_roles(base, f"{base.name}, {name}={text}", base.roles, options))
     return out
@@ -372,17 +402,39 @@ def _roles(setup: Mapping[str, Any]) -> str:
     return ", ".join(f"{n}× {r}" if n > 1 else r for r, n in setup["roles"].items())
 
 
-def print_sweep(report: Mapping[str, Any], console: Console) -> None:
+def vary_label(vary: Mapping[str, Any], locale: str = "en") -> str:
+    """The plot's x axis in ``locale`` (the JSON keeps :attr:`Variation.label`, English)."""
+    _ = gettext_for(locale)
+    key, name = vary["key"], vary.get("name")
+    if key == "role":
+        return _("role {name}").format(name=name)
+    if key == "option":
+        return _("option {name}").format(name=name)
+    if key == "preset":
+        return _("preset")
+    if key == "players":
+        return _("players")
+    return _("{key} (seats)").format(key=key)
+
+
+def print_sweep(report: Mapping[str, Any], console: Console, locale: str = "en") -> None:
+    """The sweep as one Rich table, headings and labels in ``locale``."""
+    _ = gettext_for(locale)
     vary = report["vary"]
     bots = ", ".join(f"{k}={v}" if k != "*" else v for k, v in report["bots"].items())
-    console.print(f"[bold]Nightfall sweep[/bold] {escape(vary['spec'])}: {report['games']} "
-                  f"games per variant, bots {bots}, seed {report['seed']}")
+    line = _("{games} games per variant, bots {bots}, seed {seed}").format(
+        games=report["games"], bots=bots, seed=report["seed"])
+    title = _("Nightfall sweep")
+    console.print(f"[bold]{escape(title)}[/bold] {escape(vary['spec'])}: "
+                  f"{escape(line)}")
     # one row per variant and faction: fits a terminal however many factions there are
-    table = Table(title=f"Win rate by faction vs {vary['label']}", title_justify="left")
-    for column in (vary["key"], "players", "faction", "wins", "rate", "95% CI (Wilson)",
-                   "length"):
-        table.add_column(column, justify="left" if column in (vary["key"], "faction")
-                         else "right")
+    table = Table(title=_("Win rate by faction vs {label}").format(
+        label=vary_label(vary, locale)), title_justify="left")
+    table.add_column(vary["key"], justify="left")
+    table.add_column(_("players"), justify="right")
+    table.add_column(_("faction"), justify="left")
+    for column in (_("wins"), _("rate"), _("95% CI (Wilson)"), _("length")):
+        table.add_column(column, justify="right")
     for row in report["variants"]:
         for number, rate in enumerate(row["factions"]):
             first = number == 0
@@ -392,23 +444,30 @@ def print_sweep(report: Mapping[str, Any], console: Console) -> None:
                           f"{row['length']['median']:.0f}" if first else "",
                           end_section=number == len(row["factions"]) - 1)
     console.print(table)
-    console.print("[dim]length: the median number of the day or night a game ended in[/dim]")
+    note = _("length: the median number of the day or night a game ended in")
+    console.print(f"[dim]{escape(note)}[/dim]")
     for row in report["variants"]:
-        console.print(f"[dim]{row['value']}: {_roles(row['setup'])}"
-                      + (f"; {row['unfinished']} unfinished" if row["unfinished"] else "")
-                      + "[/dim]", highlight=False)
+        text = f"{row['value']}: {_roles(row['setup'])}"
+        if row["unfinished"]:
+            text += "; " + _("{count} unfinished").format(count=row["unfinished"])
+        console.print(f"[dim]{escape(text)}[/dim]", highlight=False)
     timing = report.get("timing") or {}
     if timing:
-        console.print(f"[dim]{timing['wall_seconds']:.1f} s on {timing.get('backend', 'local')}"
-                      f" with {timing['jobs']} worker(s), {timing['games_per_second']:.1f} "
-                      "games/s[/dim]")
+        line = _("{seconds} s on {backend} with {workers} worker(s), {rate} games/s").format(
+            seconds=f"{timing['wall_seconds']:.1f}", backend=timing.get("backend", "local"),
+            workers=timing["jobs"], rate=f"{timing['games_per_second']:.1f}")
+        console.print(f"[dim]{escape(line)}[/dim]")
 
 
-def markdown_sweep(report: Mapping[str, Any], plot: str | None = None) -> str:
-    """The sweep's table as Markdown (for docs/balance.md), with the plot if given."""
+def markdown_sweep(report: Mapping[str, Any], plot: str | None = None,
+                   locale: str = "en") -> str:
+    """The sweep's table as Markdown (for docs/balance.md), with the plot if given;
+    headings in ``locale``."""
+    _ = gettext_for(locale)
     vary = report["vary"]
-    head = [vary["key"], "players", *(f"{f} (95% CI)" for f in report["factions"]),
-            "median length", "roles"]
+    head = [vary["key"], _("players"),
+            *(_("{faction} (95% CI)").format(faction=f) for f in report["factions"]),
+            _("median length"), _("roles")]
     lines = ["| " + " | ".join(head) + " |",
              "| " + " | ".join(["---", *["---:"] * (len(head) - 2), "---"]) + " |"]
     for row in report["variants"]:
@@ -418,23 +477,29 @@ def markdown_sweep(report: Mapping[str, Any], plot: str | None = None) -> str:
             f"{row['length']['median']:.0f}", _roles(row["setup"])]) + " |")
     text = (f"`{report['command']}`\n\n" if report.get("command") else "") + "\n".join(lines)
     if plot:
-        text += f"\n\n![win rate by faction vs {vary['label']}]({plot})"
+        alt = _("win rate by faction vs {label}").format(label=vary_label(vary, locale))
+        text += f"\n\n![{alt}]({plot})"
     return text + "\n"
 
 
-def plot_sweep(report: Mapping[str, Any], path: Path | str, fmt: str | None = None) -> Path:
+def plot_sweep(report: Mapping[str, Any], path: Path | str, fmt: str | None = None,
+               locale: str = "en") -> Path:
     """One plot: each faction's win rate against the variant, with its 95% interval as
-    error bars; PNG or SVG (from ``fmt`` or the file's suffix). Same data, same bytes."""
+    error bars; PNG or SVG (from ``fmt`` or the file's suffix), labels in ``locale``. Same
+    data, same bytes."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    _ = gettext_for(locale)
     path = Path(path)
     fmt = (fmt or path.suffix.lstrip(".") or "png").lower()
     if fmt not in PLOT_FORMATS:
-        raise VaryError(f"plot format {fmt!r}: choose {' or '.join(PLOT_FORMATS)}")
+        raise VaryError(N_("plot format {format}: choose one of {choices}"),
+                        format=repr(fmt), choices=", ".join(PLOT_FORMATS))
     vary, rows, factions = report["vary"], report["variants"], report["factions"]
+    label = vary_label(vary, locale)
     palette = ("#4c78a8", "#e45756", "#54a24b", "#b279a2", "#f58518", "#72b7b2", "#999999")
     with plt.rc_context({"svg.hashsalt": "nightfall-sweep", "svg.fonttype": "none"}):
         figure, axes = plt.subplots(figsize=(max(6.0, 1.1 * len(rows) + 3), 4.2))
@@ -451,15 +516,17 @@ def plot_sweep(report: Mapping[str, Any], path: Path | str, fmt: str | None = No
             axes.errorbar(xs, ys, yerr=[below, above], marker="o", capsize=4, linewidth=1.5,
                           color=palette[number % len(palette)], label=faction)
         axes.set_xticks(range(len(rows)), [row["value"] for row in rows])
-        axes.set_xlabel(vary["label"])
-        axes.set_ylabel("win rate (%)")
+        axes.set_xlabel(label)
+        axes.set_ylabel(_("win rate (%)"))
         axes.set_ylim(-3, 103)  # points at 0% and 100% stay whole
         axes.set_yticks(range(0, 101, 20))
         axes.grid(axis="y", alpha=0.3)
         base = f"{report['base']['name']}, " if report.get("base") else ""
-        axes.set_title(f"Win rate by faction vs {vary['label']}\n{base}{report['ruleset']} "
-                       f"rules, {report['games']} games per variant, seed {report['seed']}, "
-                       "95% Wilson intervals", fontsize=10)
+        title = _("Win rate by faction vs {label}").format(label=label)
+        subtitle = _("{ruleset} rules, {games} games per variant, seed {seed}, 95% Wilson "
+                     "intervals").format(ruleset=report["ruleset"], games=report["games"],
+                                         seed=report["seed"])
+        axes.set_title(f"{title}\n{base}{subtitle}", fontsize=10)
         axes.legend(loc="best", fontsize=9)
         figure.tight_layout()
         metadata: dict[str, Any] = {"Date": None} if fmt == "svg" else {}

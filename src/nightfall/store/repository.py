@@ -20,12 +20,13 @@ from __future__ import annotations
 import hashlib
 import pickle
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, and_, func, insert, select, update
+from sqlalchemy import Connection, Engine, FromClause, and_, func, insert, null, or_, select, update
 from sqlalchemy import case as sql_case
 from sqlalchemy.dialects import postgresql as pg_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect
@@ -36,10 +37,14 @@ from nightfall.engine import events as ev
 from nightfall.engine.phase import ENDED
 from nightfall.rulesets import get_ruleset
 from nightfall.store import codec, faults, schema
+from nightfall.store.cache import GameCache, Holder, Loaded, LogEntry, TokenCache
 
 SNAPSHOT_FORMAT = 1
 #: the PostgreSQL channel on which every commit that appends events is announced
 NOTIFY_CHANNEL = "nightfall_events"
+#: the channel on which every commit that revokes tokens is announced (payload: game id)
+TOKENS_CHANNEL = "nightfall_tokens"
+_TOKENS_CHANGED = "nightfall_tokens_changed"
 T = TypeVar("T")
 
 
@@ -69,6 +74,24 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+@dataclass(frozen=True)
+class _Read:
+    """What one loading statement returned (see ``EventStore._read``)."""
+
+    meta: GameMeta
+    snapshot_seq: int | None
+    snapshot: bytes | None
+    events: list[LogEntry]
+
+
+def _meta_of(row: Any) -> GameMeta:
+    return GameMeta(
+        row["id"], row["ruleset"], row["seed"], row["locale"], row["title"],
+        dict(row["options"]), row["head_seq"], row["phase"],
+        _utc(row["next_deadline"]), row["ended"],
+    )
+
+
 def _utc(moment: datetime | None) -> datetime | None:
     if moment is None:
         return None
@@ -81,6 +104,9 @@ class EventStore:
     def __init__(self, engine: Engine, retries: int = 20) -> None:
         self.engine = engine
         self.retries = retries
+        #: this process's shortcuts for readers (see ``nightfall.store.cache``)
+        self.games = GameCache()
+        self.tokens = TokenCache()
 
     # -- games ------------------------------------------------------------------------
     def create_game(
@@ -112,11 +138,7 @@ class EventStore:
             row = conn.execute(query).mappings().first()
         if row is None:
             raise UnknownGame(game_id)
-        return GameMeta(
-            row["id"], row["ruleset"], row["seed"], row["locale"], row["title"],
-            dict(row["options"]), row["head_seq"], row["phase"],
-            _utc(row["next_deadline"]), row["ended"],
-        )
+        return _meta_of(row)
 
     def list_games(self) -> list[GameMeta]:
         with self.engine.connect() as conn:
@@ -143,35 +165,108 @@ class EventStore:
         return self._load(conn, game_id, full)
 
     def _load(self, conn: Connection, game_id: str, full: bool) -> Game:
-        meta = self.meta(game_id, conn)
-        ruleset = get_ruleset(meta.ruleset)
-        base_seq, state = 0, None
-        if not full:
-            last_undo = conn.execute(
-                select(func.max(schema.events.c.seq)).where(and_(
-                    schema.events.c.game_id == game_id, schema.events.c.type == "RolledBack"))
-            ).scalar()
-            snap = conn.execute(
-                select(schema.snapshots.c.seq, schema.snapshots.c.state)
-                .where(and_(schema.snapshots.c.game_id == game_id,
-                            schema.snapshots.c.format == SNAPSHOT_FORMAT,
-                            schema.snapshots.c.seq > (last_undo or -1)))
-                .order_by(schema.snapshots.c.seq.desc()).limit(1)
-            ).first()
-            if snap is not None:
-                try:
-                    base_seq, state = snap[0], pickle.loads(snap[1])
-                except Exception:  # an unreadable snapshot is only a lost shortcut
-                    base_seq, state = 0, None
-        rows = conn.execute(
-            select(schema.events.c.type, schema.events.c.version, schema.events.c.payload)
-            .where(and_(schema.events.c.game_id == game_id, schema.events.c.seq >= base_seq))
-            .order_by(schema.events.c.seq)
-        ).all()
-        events = [codec.decode(t, v, p) for t, v, p in rows]
-        if state is None:
-            return Game.from_events(ruleset, events)
-        return Game.from_snapshot(ruleset, state, base_seq, events)
+        """The game from its newest usable snapshot (none if ``full``) and the events
+        after it, read together with the game's row in one round trip."""
+        read = self._read(conn, game_id, from_seq=0 if full else None, snapshot=not full)
+        game = self._game_from(read, 0 if full else None)
+        if game is None:  # an unreadable snapshot is only a lost shortcut
+            return self._load(conn, game_id, full=True)
+        return game
+
+    def read(self, game_id: str) -> tuple[GameMeta, Loaded]:
+        """The game's row, the game and its whole log, for readers only (the web pages):
+        one round trip, and through this process's :class:`GameCache` only the events
+        after the cached head are read and folded. The ``Game`` is shared with other
+        readers: look, never execute on it."""
+        cached = self.games.get(game_id)
+        with self.engine.connect() as conn:
+            if cached is not None:
+                read = self._read(conn, game_id, from_seq=cached.seq, snapshot=False)
+                loaded = self._advance(cached, read.events)
+            if cached is None or loaded.seq != read.meta.head_seq:  # (a recreated database)
+                read = self._read(conn, game_id, from_seq=0, snapshot=True)
+                game = self._game_from(read, 0) or Game.from_events(
+                    get_ruleset(read.meta.ruleset), [e for _, _, e in read.events])
+                loaded = Loaded(game, tuple(read.events))
+        self.games.put(game_id, loaded)
+        return read.meta, loaded
+
+    @staticmethod
+    def _advance(cached: Loaded, new: list[LogEntry]) -> Loaded:
+        """``cached`` plus the events after it, as a new entry (``cached`` is untouched:
+        other threads may be reading it)."""
+        if not new:
+            return cached
+        ruleset = cached.game.ruleset
+        log = cached.log + tuple(new)
+        if any(isinstance(e, ev.RolledBack) for _, _, e in new):  # an undo: replay all
+            return Loaded(Game.from_events(ruleset, [e for _, _, e in log]), log)
+        state = pickle.loads(pickle.dumps(cached.game.state))
+        return Loaded(Game.from_snapshot(ruleset, state, cached.seq, [e for _, _, e in new]),
+                      log)
+
+    def _game_from(self, read: _Read, from_seq: int | None) -> Game | None:
+        """Build the game of one :meth:`_read`; ``None`` if its snapshot is unreadable."""
+        ruleset = get_ruleset(read.meta.ruleset)
+        if read.snapshot_seq is None:
+            return Game.from_events(ruleset, [e for _, _, e in read.events])
+        try:
+            state = pickle.loads(read.snapshot or b"")
+        except Exception:
+            return None
+        base = read.snapshot_seq
+        after = [e for seq, _, e in read.events if seq >= base]
+        if from_seq is not None and from_seq > base:
+            return None  # the events before the snapshot's seq were not read
+        return Game.from_snapshot(ruleset, state, base, after)
+
+    def _read(self, conn: Connection, game_id: str, from_seq: int | None,
+              snapshot: bool) -> _Read:
+        """One statement: the game's row, optionally its newest usable snapshot, and its
+        events from ``from_seq`` (``None``: from the snapshot's seq, or 0 without one).
+
+        The snapshot's bytes come only on the first row (the one whose seq is the first
+        read, or the only row when no event follows), not once per event.
+        """
+        g, e = schema.games, schema.events
+        snap = schema.snapshots.alias("snap")
+        source: FromClause = g
+        snap_seq: Any = null()
+        snap_state: Any = null()
+        start: Any = from_seq if from_seq is not None else 0
+        if snapshot:
+            last_undo = (select(func.max(e.c.seq))
+                         .where(and_(e.c.game_id == game_id, e.c.type == "RolledBack"))
+                         .scalar_subquery())
+            newest = (select(func.max(schema.snapshots.c.seq))
+                      .where(and_(schema.snapshots.c.game_id == game_id,
+                                  schema.snapshots.c.format == SNAPSHOT_FORMAT,
+                                  schema.snapshots.c.seq > func.coalesce(last_undo, -1)))
+                      .scalar_subquery())
+            source = g.outerjoin(snap, and_(snap.c.game_id == g.c.id, snap.c.seq == newest))
+            snap_seq = snap.c.seq
+            if from_seq is None:
+                start = func.coalesce(snap.c.seq, 0)
+            snap_state = sql_case((or_(e.c.seq.is_(None), e.c.seq == start), snap.c.state),
+                                  else_=null())
+        query = (
+            select(*g.c, snap_seq.label("snap_seq"), snap_state.label("snap_state"),
+                   e.c.seq.label("event_seq"), e.c.recorded_at, e.c.type, e.c.version,
+                   e.c.payload)
+            .select_from(source.outerjoin(e, and_(e.c.game_id == g.c.id, e.c.seq >= start)))
+            .where(g.c.id == game_id)
+            .order_by(e.c.seq)
+        )
+        rows = conn.execute(query).mappings().all()
+        if not rows:
+            raise UnknownGame(game_id)
+        first = rows[0]
+        snapshot_bytes = next((r["snap_state"] for r in rows if r["snap_state"] is not None),
+                              None)
+        events = [(r["event_seq"], _utc(r["recorded_at"]) or datetime.now(UTC),
+                   codec.decode(r["type"], r["version"], r["payload"]))
+                  for r in rows if r["event_seq"] is not None]
+        return _Read(_meta_of(first), first["snap_seq"], snapshot_bytes, events)
 
     def events(self, game_id: str) -> list[ev.Event]:
         """The whole log, in order."""
@@ -216,7 +311,7 @@ class EventStore:
              due_at: datetime | None) -> list[T]:
         for _attempt in range(self.retries):
             try:
-                with self.engine.begin() as conn:
+                with self._begin() as conn:
                     if due_at is None:
                         self._lock(conn, game_id)
                     elif not self._claim_due(conn, game_id, due_at):
@@ -326,26 +421,68 @@ class EventStore:
         self.revoke_tokens(conn, game_id, name)
 
     def revoke_tokens(self, conn: Connection, game_id: str, player: str | None) -> None:
+        """Revoke the tokens of ``player`` (``None``: the GM's); every process's token
+        cache is cleared: this one's after the commit (:meth:`_begin`), the others' by
+        ``NOTIFY nightfall_tokens`` (PostgreSQL delivers it at commit)."""
         condition = (schema.access_tokens.c.player.is_(None) if player is None
                      else schema.access_tokens.c.player == player)
         conn.execute(update(schema.access_tokens).where(and_(
             schema.access_tokens.c.game_id == game_id, condition,
             schema.access_tokens.c.revoked_at.is_(None))).values(revoked_at=datetime.now(UTC)))
+        conn.info[_TOKENS_CHANGED] = True
+        if conn.dialect.name == "postgresql":
+            conn.execute(select(func.pg_notify(TOKENS_CHANNEL, game_id)))
+
+    @contextmanager
+    def _begin(self) -> Iterator[Connection]:
+        """``engine.begin()`` that clears this process's token cache after a commit that
+        revoked tokens (clearing before the commit could let a reader put the old answer
+        back; see ``TokenCache``)."""
+        changed = False
+        try:
+            with self.engine.begin() as conn:
+                try:
+                    yield conn
+                finally:
+                    changed = bool(conn.info.pop(_TOKENS_CHANGED, False))
+        finally:
+            if changed:
+                self.tokens.clear()
 
     def who_holds(self, token: str) -> tuple[str, str | None] | None:
         """(game id, player name or None for the GM) for a valid token."""
+        holder = self.holder(token)
+        return (holder.game_id, holder.player) if holder is not None else None
+
+    def holder(self, token: str) -> Holder | None:
+        """Who holds ``token`` if it is valid, with his settings: one query, or none while
+        this process's :class:`TokenCache` is on and knows the token."""
+        token_hash = hash_token(token)
+        cached = self.tokens.get(token_hash)
+        if cached is not None:
+            return cached
+        generation = self.tokens.begin()
+        tokens, players = schema.access_tokens, schema.players
         with self.engine.connect() as conn:
-            row = conn.execute(select(schema.access_tokens.c.game_id,
-                                      schema.access_tokens.c.player).where(and_(
-                schema.access_tokens.c.token_hash == hash_token(token),
-                schema.access_tokens.c.revoked_at.is_(None)))).first()
-        return (row[0], row[1]) if row is not None else None
+            row = conn.execute(
+                select(tokens.c.game_id, tokens.c.player, players.c.timezone,
+                       players.c.locale)
+                .select_from(tokens.outerjoin(players, and_(
+                    players.c.game_id == tokens.c.game_id,
+                    players.c.name == tokens.c.player)))
+                .where(and_(tokens.c.token_hash == token_hash,
+                            tokens.c.revoked_at.is_(None)))).first()
+        if row is None:
+            return None
+        holder = Holder(row[0], row[1], row[2], row[3])
+        self.tokens.put(token_hash, holder, generation)
+        return holder
 
     # -- for the web app ------------------------------------------------------------------
     def issue_token(self, game_id: str, player: str | None) -> str:
         """A new private token for ``player`` (``None``: the GM); older ones stop working."""
         token = secrets.token_urlsafe(32)
-        with self.engine.begin() as conn:
+        with self._begin() as conn:
             self.meta(game_id, conn)
             if player is not None:
                 row = conn.execute(select(schema.players.c.name).where(and_(
@@ -385,7 +522,7 @@ class EventStore:
     def revoke_access(self, game_id: str, player: str) -> int:
         """Revoke ``player``'s private links without issuing a new one (the GM may reissue
         later); returns how many were active. ``LookupError`` for a name not in the game."""
-        with self.engine.begin() as conn:
+        with self._begin() as conn:
             self.meta(game_id, conn)
             row = conn.execute(select(schema.players.c.name).where(and_(
                 schema.players.c.game_id == game_id, schema.players.c.name == player))).first()

@@ -74,6 +74,17 @@ class ActionForm:
     current: str | None = None
 
     @property
+    def prompt(self) -> str:
+        """The msgid that labels the drop-down: what its options name."""
+        shapes = {len(decode(o.key)[0]) if decode(o.key)[1] is None else -1
+                  for o in self.options}
+        if shapes == {1}:
+            return N_("Player")
+        if shapes == {2}:
+            return N_("Two players")
+        return N_("Choice")
+
+    @property
     def is_button(self) -> bool:
         return len(self.options) == 1 and self.options[0].key == encode((), None)
 
@@ -114,6 +125,13 @@ def option_label(game: Game, targets: tuple[str, ...], choice: str | None,
     return " → ".join(parts) if parts else tr(N_("do it"))
 
 
+def upper_first(label: str) -> str:
+    """``label`` with its first letter in upper case, the rest as written: a form's title
+    and button read as a heading ("Elect a leader"), where CSS ``capitalize`` would make
+    every word upper case ("Elect A Leader") and ``str.capitalize`` would lower names."""
+    return label[:1].upper() + label[1:]
+
+
 def action_forms(game: Game, player: str, tr: Translator, *, thread: bool | None = None,
                  public_votes: bool = False) -> list[ActionForm]:
     """Forms for the legal commands of ``player`` now. ``thread=True``: only the votes
@@ -132,7 +150,7 @@ def action_forms(game: Game, player: str, tr: Translator, *, thread: bool | None
             if text is None and command.text is not None:
                 text = True
             form = forms[command.action] = ActionForm(
-                command.action, tr.term("action", command.action), text=text)
+                command.action, upper_first(tr.term("action", command.action)), text=text)
             current = submissions.get(command.action)
             if current is not None:
                 form.current = option_label(game, current.targets, current.choice, tr)

@@ -11,6 +11,11 @@ The listener reconnects after any failure (server restart, network cut) and then
 every stream, because notifications sent while it was away are lost; the streams also look
 at the head on a slow safety poll (``Settings.sse_safety_poll``). SQLite serves a single
 process and keeps the plain polling path (no hub).
+
+The same connection listens on ``nightfall_tokens``: a commit that revoked or reissued a
+private link (any process's, or the GM command line's) clears this process's token cache.
+The token cache is on only while the connection listens (``TokenCache.enable``), since a
+revocation sent while it was away would be missed.
 """
 
 from __future__ import annotations
@@ -24,7 +29,8 @@ import psycopg
 from psycopg import sql
 from sqlalchemy.engine import make_url
 
-from nightfall.store.repository import NOTIFY_CHANNEL
+from nightfall.store.cache import TokenCache
+from nightfall.store.repository import NOTIFY_CHANNEL, TOKENS_CHANNEL
 
 log = logging.getLogger(__name__)
 #: how the listening connections show in ``pg_stat_activity`` (one per server process)
@@ -71,9 +77,12 @@ class LiveHub:
     """This process's listener and the subscriptions of its live-update streams."""
 
     def __init__(self, database_url: str, channel: str = NOTIFY_CHANNEL,
-                 ping_interval: float = 30.0, retry_delay: float = 1.0) -> None:
+                 ping_interval: float = 30.0, retry_delay: float = 1.0,
+                 tokens: TokenCache | None = None) -> None:
         self._conninfo = conninfo(database_url)
         self.channel = channel
+        #: this process's token cache, cleared on every revocation and on while listening
+        self.tokens = tokens
         self.ping_interval = ping_interval
         self.retry_delay = retry_delay
         self._subscriptions: dict[str, set[Subscription]] = {}
@@ -122,6 +131,8 @@ class LiveHub:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        if self.tokens is not None:
+            self.tokens.enable(False)
 
     async def _run(self) -> None:
         delay = self.retry_delay
@@ -133,6 +144,8 @@ class LiveHub:
             except Exception as error:  # reconnect after any failure of the connection
                 log.warning("live-update listener lost its connection (%s); retrying",
                             error)
+            if self.tokens is not None:  # revocations could be missed from now on
+                self.tokens.enable(False)
             if self.listening.is_set():  # it had been up: start the back-off afresh
                 delay = self.retry_delay
             self.listening.clear()
@@ -145,11 +158,18 @@ class LiveHub:
             connect_timeout=10, keepalives=1, keepalives_idle=30)
         async with conn:
             await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
+            await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(TOKENS_CHANNEL)))
+            if self.tokens is not None:  # from now on every revocation reaches us
+                self.tokens.enable(True)
             self.listening.set()
             self.wake_all()  # anything committed while we were not listening
             while True:
                 async for notify in conn.notifies(timeout=self.ping_interval):
                     self.received += 1
+                    if notify.channel == TOKENS_CHANNEL:
+                        if self.tokens is not None:
+                            self.tokens.clear()
+                        continue
                     self.dispatch(notify.payload)
                 # a silent cut shows up here (no answer in time), then we reconnect
                 await asyncio.wait_for(conn.execute("SELECT 1"), self.ping_interval)

@@ -7,6 +7,7 @@ event from ``to_seq`` on, exactly as :class:`nightfall.engine.Game` folds it.
 from __future__ import annotations
 
 import pickle
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -18,7 +19,7 @@ from nightfall.web.notices import notice_text
 LogEntry = tuple[int, datetime, ev.Event]
 
 
-def effective(log: list[LogEntry]) -> list[LogEntry]:
+def effective(log: Sequence[LogEntry]) -> list[LogEntry]:
     """The events that count after every undo, in order."""
     kept: list[LogEntry] = []
     for entry in log:
@@ -44,7 +45,7 @@ class ThreadEntry:
     latest: bool = True
 
 
-def thread(log: list[LogEntry], public_slots: frozenset[str]) -> list[ThreadEntry]:
+def thread(log: Sequence[LogEntry], public_slots: frozenset[str]) -> list[ThreadEntry]:
     """The public thread: posts, the public votes (highlighted; the last one counts), the
     game master's announcements, and a marker where each phase begins."""
     entries: list[ThreadEntry] = []
@@ -80,7 +81,7 @@ class NoticeLine:
     text: Text
 
 
-def notices(log: list[LogEntry], ruleset: Ruleset, player: str) -> list[NoticeLine]:
+def notices(log: Sequence[LogEntry], ruleset: Ruleset, player: str) -> list[NoticeLine]:
     """Every private notice ``player`` received, with the phase it came in."""
     found: list[NoticeLine] = []
     phase = "signup"
@@ -92,7 +93,7 @@ def notices(log: list[LogEntry], ruleset: Ruleset, player: str) -> list[NoticeLi
     return found
 
 
-def all_notices(log: list[LogEntry], ruleset: Ruleset) -> dict[str, list[NoticeLine]]:
+def all_notices(log: Sequence[LogEntry], ruleset: Ruleset) -> dict[str, list[NoticeLine]]:
     found: dict[str, list[NoticeLine]] = {}
     phase = "signup"
     for _, at, event in effective(log):

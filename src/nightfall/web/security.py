@@ -8,7 +8,7 @@ exist, so a wrong link reveals nothing — not even whether the game exists.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -51,6 +51,8 @@ class Access:
     token: str
     game_id: str
     player: str | None  # None: the game master
+    #: the player's own settings (``timezone``, ``locale``; ``None``: the game's)
+    settings: dict[str, str | None] = field(default_factory=dict, compare=False)
 
     @property
     def is_gm(self) -> bool:
@@ -60,11 +62,11 @@ class Access:
 def _resolve(request: Request, token: str) -> Access:
     if not token or len(token) > 200:
         raise NotFound()
-    holder = request.app.state.service.store.who_holds(token)
+    holder = request.app.state.service.store.holder(token)
     if holder is None:
         raise NotFound()
-    game_id, player = holder
-    return Access(token, game_id, player)
+    return Access(token, holder.game_id, holder.player,
+                  {"timezone": holder.timezone, "locale": holder.locale})
 
 
 def player_access(request: Request, token: str) -> Access:

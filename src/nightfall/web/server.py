@@ -59,7 +59,8 @@ def build_app(settings: Settings, service: GameService | None = None,
 
     @asynccontextmanager
     async def running(app: FastAPI) -> AsyncIterator[None]:
-        live = LiveHub(url) if is_postgres(url) else None
+        live = (LiveHub(url, tokens=app.state.service.store.tokens)
+                if is_postgres(url) else None)
         if live is not None:
             await live.start()
             app.state.live = live

@@ -4,7 +4,7 @@ the newspaper (Island, I3.2), a plain roster otherwise; and the log as sentences
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from nightfall.engine import Game, GameState, Ruleset, Text
 from nightfall.engine import events as ev
@@ -101,7 +101,7 @@ def log_line(event: ev.Event, ruleset: Ruleset, tr: Translator) -> str | None:
     return tr.text(text) if text is not None else type(event).__name__
 
 
-def log_by_phase(log: list[LogEntry], ruleset: Ruleset, tr: Translator
+def log_by_phase(log: Sequence[LogEntry], ruleset: Ruleset, tr: Translator
                  ) -> list[tuple[str, list[str], list[ev.StepTraced]]]:
     """The whole (effective) log grouped by phase: sentences and resolution traces."""
     groups: list[tuple[str, list[str], list[ev.StepTraced]]] = [("signup", [], [])]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from nightfall.engine import N_, Context, GameState, Step, Term
+from nightfall.engine import N_, Context, GameState, Step, Term, declare_steps
 from nightfall.engine.events import StatusChanged, SubmissionWithdrawn, VotesCounted
 from nightfall.rulesets.changelings import memory
 from nightfall.rulesets.changelings.abilities import current_leader
@@ -159,17 +159,19 @@ def banish(ctx: Context, target: str) -> None:
     ctx.leave(target, BANISHED)
 
 
-DAY_STEPS: tuple[Step, ...] = (
-    Step(1, "succession", "C5.4", step_succession),
-    Step(2, "election", "C5.1", step_election),
-    Step(3, "tally", "C3.3", step_tally),
+DAY_STEPS: tuple[Step, ...] = declare_steps(
+    Step(1, "succession", "C5.4", step_succession, N_("Leader's successor")),
+    Step(2, "election", "C5.1", step_election, N_("Leader election")),
+    Step(3, "tally", "C3.3", step_tally, N_("Vote count and banishment")),
 )
 
-TIEBREAK_STEPS: tuple[Step, ...] = (
-    Step(1, "succession", "C5.4", step_succession),
-    Step(2, "tiebreak", "C5.3", step_tiebreak),
+TIEBREAK_STEPS: tuple[Step, ...] = declare_steps(
+    Step(1, "succession", "C5.4", step_succession, N_("Leader's successor")),
+    Step(2, "tiebreak", "C5.3", step_tiebreak, N_("Leader's tie-break")),
 )
 
 #: C5.4: a succession still open at a night deadline is decided then (run before the
 #: night's own steps, only while one is pending).
-NIGHT_SUCCESSION_STEPS: tuple[Step, ...] = (Step(0, "succession", "C5.4", step_succession),)
+NIGHT_SUCCESSION_STEPS: tuple[Step, ...] = declare_steps(
+    Step(0, "succession", "C5.4", step_succession, N_("Leader's successor")),
+)

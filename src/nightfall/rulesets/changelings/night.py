@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nightfall.engine import N_, Context, GameState, Step, Term
+from nightfall.engine import N_, Context, GameState, Step, Term, declare_steps
 from nightfall.engine.events import RoleAssigned, StatusChanged
 from nightfall.rulesets.changelings import memory
 from nightfall.rulesets.changelings.roles import (
@@ -367,18 +367,21 @@ def step_night_owl(ctx: Context) -> None:
         )
 
 
-NIGHT_STEPS: tuple[Step, ...] = (
-    Step(1, "liar", "C15.1", step_liar),
-    Step(2, "researcher", "C15.2", step_researcher),
-    Step(3, "shield", "C15.3", step_shield),
-    Step(4, "changelings", "C15.4", step_changelings),
-    Step(5, "pinkie_save", "C15.5", step_pinkie_save),
-    Step(6, "drama_queen", "C15.6", step_drama_queen),
-    Step(7, "pinkie_chase", "C15.7", step_pinkie_chase),
-    Step(8, "black_raven", "C15.8", step_black_raven),
-    Step(9, "love_potion", "C15.9", step_love_potion),
-    Step(10, "queen", "C15.10", step_queen),
-    Step(11, "night_owl", "C15.11", step_night_owl),
+NIGHT_STEPS: tuple[Step, ...] = declare_steps(
+    Step(1, "liar", "C15.1", step_liar, N_("Liar's disguise")),
+    Step(2, "researcher", "C15.2", step_researcher, N_("Researcher's investigation")),
+    Step(3, "shield", "C15.3", step_shield, N_("Anti-hate shield")),
+    Step(4, "changelings", "C15.4", step_changelings, N_("Changelings' abduction or replacement")),
+    Step(5, "pinkie_save", "C15.5", step_pinkie_save, N_("Pinkie sense: rescue")),
+    Step(6, "drama_queen", "C15.6", step_drama_queen, N_("Drama queen's chase")),
+    Step(7, "pinkie_chase", "C15.7", step_pinkie_chase, N_("Pinkie sense: chase")),
+    Step(8, "black_raven", "C15.8", step_black_raven, N_("Black raven's letter")),
+    Step(9, "love_potion", "C15.9", step_love_potion, N_("Love potion")),
+    Step(10, "queen", "C15.10", step_queen, N_("Queen's scrying")),
+    Step(11, "night_owl", "C15.11", step_night_owl, N_("Night owl's visit")),
 )
 
-STAGE_ONE_STEPS: tuple[Step, ...] = (Step(1, "pending_abduction", "C13.1", close_stage_one),)
+STAGE_ONE_STEPS: tuple[Step, ...] = declare_steps(
+    Step(1, "pending_abduction", "C13.1", close_stage_one,
+         N_("The planned attack (end of stage 1)")),
+)

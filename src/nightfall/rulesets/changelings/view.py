@@ -22,6 +22,13 @@ from nightfall.rulesets.changelings.roles import (
     PUBLIC_STATUSES,
     is_changeling_side,
 )
+from nightfall.rulesets.common.view import (
+    all_notices,
+    departure,
+    own_notices,
+    own_submissions,
+    trace,
+)
 
 PUBLIC_SLOTS = ("elect", "vote")
 
@@ -46,7 +53,7 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
                 "seat": p.seat,
                 "description": p.description,
                 "alive": p.alive,
-                "left": {"cause": p.left_cause, "phase": p.left_phase} if not p.alive else None,
+                "left": departure(p),
                 "role": p.role if role_known else None,
                 "statuses": statuses,
             }
@@ -73,13 +80,8 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
             "role": me.role,
             "alive": me.alive,
             "statuses": sorted(me.statuses),
-            "notices": [dict(n) for n in state.notices.get(me.name, [])],
-            "submissions": {
-                slot: {"action": s.action, "targets": list(s.targets), "choice": s.choice,
-                       "text": s.text}
-                for (player, slot), s in state.submissions.items()
-                if player == me.name
-            },
+            "notices": own_notices(state, me.name),
+            "submissions": own_submissions(state, me.name),
             "partner": memory.partner_of(state, me.name),
             "team": sorted(
                 p.name for p in state.players.values() if in_team and is_changeling_side(p.role)
@@ -92,16 +94,9 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
                 for s in state.submissions_in("kill")
             }
     if over:
-        view["traces"] = [_trace(t) for t in state.traces]
-        view["notices"] = {p: [dict(n) for n in ns] for p, ns in state.notices.items()}
+        view["traces"] = trace(state)
+        view["notices"] = all_notices(state)
     return view
-
-
-def _trace(step: Any) -> dict[str, Any]:
-    return {
-        "phase": step.phase, "number": step.number, "step": step.step, "rule": step.rule,
-        "lines": to_data(step.lines),
-    }
 
 
 def legal_commands(state: GameState, player: str) -> list[Command]:

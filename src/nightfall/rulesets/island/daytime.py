@@ -3,7 +3,7 @@ items used by day (shocker, love note), and step 21 (tomorrow's event)."""
 
 from __future__ import annotations
 
-from nightfall.engine import N_, Context, Step, Term
+from nightfall.engine import N_, Context, Step, Term, declare_steps
 from nightfall.engine.events import ItemGiven, ItemTaken, StatusChanged, SubmissionWithdrawn
 from nightfall.rulesets.island import effects, memory
 from nightfall.rulesets.island.happenings import (
@@ -264,9 +264,10 @@ def step_next_event(ctx: Context) -> None:
     ctx.trace(N_("Tomorrow's event: {event}."), event=Term("event", event))
 
 
-STAGE_ONE_STEPS: tuple[Step, ...] = (
-    Step(1, "event_results", "I7.1.1", step_event_results),
-    Step(2, "day_items", "I7.1.2", step_day_items),
+STAGE_ONE_STEPS: tuple[Step, ...] = declare_steps(
+    Step(1, "event_results", "I7.1.1", step_event_results, N_("Results of the day's event")),
+    Step(2, "day_items", "I7.1.2", step_day_items, N_("Item results so far (shocker, love note)")),
 )
 
-NEXT_EVENT_STEP = Step(21, "next_event", "I7.2.21", step_next_event)
+(NEXT_EVENT_STEP,) = declare_steps(
+    Step(21, "next_event", "I7.2.21", step_next_event, N_("Next day's event")))

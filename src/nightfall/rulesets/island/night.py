@@ -8,7 +8,7 @@ witch's cancel).
 
 from __future__ import annotations
 
-from nightfall.engine import N_, Context, GameState, Step, Submission, Term
+from nightfall.engine import N_, Context, GameState, Step, Submission, Term, declare_steps
 from nightfall.rulesets.island import effects, memory
 from nightfall.rulesets.island.happenings import FOGGY_NIGHT, LUNAR_ECLIPSE
 from nightfall.rulesets.island.items import (
@@ -374,18 +374,18 @@ def step_nurse(ctx: Context) -> None:
         ctx.trace(N_("Silenced tomorrow: {names}."), names=tuple(silenced))
 
 
-NIGHT_STEPS: tuple[Step, ...] = (
-    Step(8, "foggy_night", "I7.2.8", step_fog),
-    Step(9, "voodoo_doll", "I7.2.9", step_voodoo),
-    Step(10, "witch", "I7.2.10", step_witch),
-    Step(11, "sleepwalker", "I7.2.11", step_sleepwalker),
-    Step(12, "werewolves", "I7.2.12", step_werewolves),
-    Step(13, "untouchable", "I7.2.13", step_untouchable),
-    Step(14, "moon_fern", "I7.2.14", step_moon_fern),
-    Step(15, "seer", "I7.2.15", step_seer),
-    Step(16, "dark_glasses", "I7.2.16", step_glasses),
-    Step(17, "maniac", "I7.2.17", step_maniac),
-    Step(18, "camo_cloak", "I7.2.18", step_camo_cloak),
-    Step(19, "hamster", "I7.2.19", step_hamster),
-    Step(20, "nurse", "I7.2.20", step_nurse),
+NIGHT_STEPS: tuple[Step, ...] = declare_steps(
+    Step(8, "foggy_night", "I7.2.8", step_fog, N_("Foggy night")),
+    Step(9, "voodoo_doll", "I7.2.9", step_voodoo, N_("Voodoo doll")),
+    Step(10, "witch", "I7.2.10", step_witch, N_("Witch")),
+    Step(11, "sleepwalker", "I7.2.11", step_sleepwalker, N_("Sleepwalker")),
+    Step(12, "werewolves", "I7.2.12", step_werewolves, N_("Werewolves")),
+    Step(13, "untouchable", "I7.2.13", step_untouchable, N_("Untouchable's protection")),
+    Step(14, "moon_fern", "I7.2.14", step_moon_fern, N_("Moon fern")),
+    Step(15, "seer", "I7.2.15", step_seer, N_("Seer")),
+    Step(16, "dark_glasses", "I7.2.16", step_glasses, N_("Dark glasses and half-blood protection")),
+    Step(17, "maniac", "I7.2.17", step_maniac, N_("Maniac")),
+    Step(18, "camo_cloak", "I7.2.18", step_camo_cloak, N_("Camouflage cloak")),
+    Step(19, "hamster", "I7.2.19", step_hamster, N_("Hamster")),
+    Step(20, "nurse", "I7.2.20", step_nurse, N_("Nurse")),
 )

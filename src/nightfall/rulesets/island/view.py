@@ -15,6 +15,13 @@ from typing import Any
 from nightfall.engine import Command, GameState
 from nightfall.engine.state import public_record
 from nightfall.engine.text import to_data
+from nightfall.rulesets.common.view import (
+    all_notices,
+    departure,
+    own_notices,
+    own_submissions,
+    trace,
+)
 from nightfall.rulesets.island import memory
 from nightfall.rulesets.island.abilities import BOOK
 from nightfall.rulesets.island.departures import role_hidden
@@ -47,7 +54,7 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
             "seat": seating(state).index(name),
             "description": p.description,
             "alive": p.alive,
-            "left": {"cause": p.left_cause, "phase": p.left_phase} if not p.alive else None,
+            "left": departure(p),
             "role": p.role if known else None,
             "statuses": sorted(s for s in p.statuses if over or own or s in PUBLIC_STATUSES),
             "items": [
@@ -81,13 +88,8 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
             "statuses": sorted(me.statuses),
             "items": [{"id": i.id, "used": i.used} for i in me.items],
             "votes": vote_count(state, me.name) if me.alive else 0,
-            "notices": [dict(n) for n in state.notices.get(me.name, [])],
-            "submissions": {
-                slot: {"action": s.action, "targets": list(s.targets), "choice": s.choice,
-                       "text": s.text}
-                for (player, slot), s in state.submissions.items()
-                if player == me.name
-            },
+            "notices": own_notices(state, me.name),
+            "submissions": own_submissions(state, me.name),
             "team": [p for p in seating(state) if in_team and is_mafia(state.players[p].role)],
         }
         if in_team:
@@ -95,12 +97,8 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
                 s.player: list(s.targets) for s in state.submissions_in("eat")
             }
     if over:
-        view["traces"] = [
-            {"phase": t.phase, "number": t.number, "step": t.step, "rule": t.rule,
-             "lines": to_data(t.lines)}
-            for t in state.traces
-        ]
-        view["notices"] = {p: [dict(n) for n in ns] for p, ns in state.notices.items()}
+        view["traces"] = trace(state)
+        view["notices"] = all_notices(state)
         view["flags"] = {k: v for k, v in state.flags.items() if k.startswith("i.")}
     return view
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import cycle, islice
 
-from nightfall.engine import N_, Context, GameState, Step
+from nightfall.engine import N_, Context, GameState, Step, declare_steps
 from nightfall.engine.events import VotesCounted
 from nightfall.rulesets.island import effects, memory
 from nightfall.rulesets.island.happenings import (
@@ -407,12 +407,14 @@ def _report(ctx: Context) -> None:
     ctx.flag(memory.REPORT, report)
 
 
-VOTE_STEPS: tuple[Step, ...] = (
-    Step(1, "final_items", "I7.2.1", step_final_items),
-    Step(2, "event_corrections", "I7.2.2", step_event_corrections),
-    Step(3, "item_corrections", "I7.2.3", step_item_corrections),
-    Step(4, "authority", "I7.2.4", step_authority),
-    Step(5, "ties_and_skins", "I7.2.5", step_ties_and_skins),
-    Step(6, "bomb", "I7.2.6", step_bomb),
-    Step(7, "lynch", "I7.2.7", step_lynch),
+VOTE_STEPS: tuple[Step, ...] = declare_steps(
+    Step(1, "final_items", "I7.2.1", step_final_items,
+         N_("Final item results (shocker, love note)")),
+    Step(2, "event_corrections", "I7.2.2", step_event_corrections,
+         N_("Vote corrections by the day's event")),
+    Step(3, "item_corrections", "I7.2.3", step_item_corrections, N_("Vote corrections by items")),
+    Step(4, "authority", "I7.2.4", step_authority, N_("Vote correction by the authority")),
+    Step(5, "ties_and_skins", "I7.2.5", step_ties_and_skins, N_("Trap, wolf fang and sheep skin")),
+    Step(6, "bomb", "I7.2.6", step_bomb, N_("Bomb")),
+    Step(7, "lynch", "I7.2.7", step_lynch, N_("Tally and lynching")),
 )

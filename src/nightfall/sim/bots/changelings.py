@@ -41,9 +41,7 @@ class ChangelingsBot(HeuristicBase):
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
-        self.results: dict[str, str] = {}  # own investigation/visit results
         self.ballots: dict[int, dict[str, str]] = defaultdict(dict)  # day -> voter -> target
-        self.threat: defaultdict[str, float] = defaultdict(float)
         self.judged: set[str] = set()
         self.pending: str | None = None
         self.fake_claimed = False
@@ -100,10 +98,7 @@ class ChangelingsBot(HeuristicBase):
         for voter, target in self.ballots.get(day, {}).items():
             if target != name or voter == self.mind.me:
                 continue
-            if name in self.mind.team:
-                self.threat[voter] += 1.5
-            elif evil is not None:
-                self.mind.score[voter] += -0.75 if evil else 0.75
+            self.judge_vote(voter, name, evil)
 
     # -- judgements of the changelings ----------------------------------------------
     def danger(self, player: str) -> float:
@@ -115,10 +110,7 @@ class ChangelingsBot(HeuristicBase):
             value += 6.0 if claimed == "researcher" else 3.0
         if player == mind.leader:
             value += 2.0
-        for claim in mind.claims:
-            if claim.claimer == player and claim.target in mind.team and claim.evil:
-                value += 3.0
-        return value
+        return self.with_accusations(player, value)
 
     # -- deciding ---------------------------------------------------------------------
     def decide(self, view: Mapping[str, Any], legal: dict[str, list[Command]]) -> list[Command]:
@@ -145,16 +137,6 @@ class ChangelingsBot(HeuristicBase):
         if self.mind.kind == "night":
             out += self.night(view, legal, mine, evil)
         return out
-
-    def changed(self, choice: Command | None, current: Mapping[str, Any] | None
-                ) -> list[Command]:
-        """``choice`` unless the same is standing already."""
-        if choice is None:
-            return []
-        if current is not None and current.get("action") == choice.action and list(
-                current.get("targets") or ()) == list(choice.all_targets):
-            return []
-        return [choice]
 
     def against(self, options: Sequence[Command], evil: bool) -> Command | None:
         if evil:
@@ -216,8 +198,7 @@ class ChangelingsBot(HeuristicBase):
                     m in mind.claimed_role for m in mind.team) or (
                     mind.roles_in_play is not None and "researcher" not in mind.roles_in_play):
                 return []
-            accusers = [c.claimer for c in mind.claims if c.target in mind.team | {mind.me}
-                        and c.evil and c.claimer in mind.alive]
+            accusers = mind.accusers()
             if accusers and self.rng.random() < 0.5:
                 target = accusers[-1]
             elif self.rng.random() < 0.08:
@@ -232,7 +213,7 @@ class ChangelingsBot(HeuristicBase):
         role = mind.role or ""
         if role not in INVESTIGATORS:
             return []
-        fresh = {t: r for t, r in self.results.items() if f"{t}={r}" not in mind.published}
+        fresh = self.fresh_results()
         if not fresh:
             return []
         found_evil = any(mind.is_evil_role(r) for r in fresh.values())
@@ -240,8 +221,7 @@ class ChangelingsBot(HeuristicBase):
             return []
         if role == "night_owl" and "home" not in fresh.values():
             return []
-        mind.published.update(f"{t}={r}" for t, r in self.results.items())
-        return [self.post(claim_text(role, sorted(self.results.items())))]
+        return self.publish_results(role)
 
     # -- the night --------------------------------------------------------------------
     def night(self, view: Mapping[str, Any], legal: dict[str, list[Command]],

@@ -15,7 +15,6 @@ check would kill him), else anyone.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -40,8 +39,6 @@ class IslandBot(HeuristicBase):
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
-        self.results: dict[str, str] = {}
-        self.threat: defaultdict[str, float] = defaultdict(float)
         self.tables_read: set[str] = set()
         self.fake_claimed = False
 
@@ -69,10 +66,7 @@ class IslandBot(HeuristicBase):
                 voter = vote.get("owner")
                 if vote.get("target") != entry["name"] or not vote.get("cast") or voter == mind.me:
                     continue
-                if entry["name"] in mind.team:
-                    self.threat[str(voter)] += 1.5
-                elif evil is not None:
-                    mind.score[str(voter)] += -0.75 if evil else 0.75
+                self.judge_vote(str(voter), entry["name"], evil)
 
     def danger(self, player: str) -> float:
         mind = self.mind
@@ -82,10 +76,7 @@ class IslandBot(HeuristicBase):
         role = mind.known_role.get(player)
         if role in ("authority", "witch", "nurse"):
             value += 2.0
-        for claim in mind.claims:
-            if claim.claimer == player and claim.target in mind.team and claim.evil:
-                value += 3.0
-        return value
+        return self.with_accusations(player, value)
 
     # -- deciding ---------------------------------------------------------------------
     def decide(self, view: Mapping[str, Any], legal: dict[str, list[Command]]) -> list[Command]:
@@ -137,15 +128,6 @@ class IslandBot(HeuristicBase):
             choice = self.pick_trusted(legal["pick_me_partner"])
             out += [choice] if choice is not None else []
         return out
-
-    def changed(self, choice: Command | None, current: Mapping[str, Any] | None
-                ) -> list[Command]:
-        if choice is None:
-            return []
-        if current is not None and current.get("action") == choice.action and list(
-                current.get("targets") or ()) == list(choice.all_targets):
-            return []
-        return [choice]
 
     def hostile(self, options: Sequence[Command], evil: bool) -> Command | None:
         """The target of a vote or an attack: the top suspect, or the most dangerous
@@ -211,20 +193,18 @@ class IslandBot(HeuristicBase):
         if evil:
             if self.fake_claimed or mind.day < 2 or any(m in mind.claimed_role for m in mind.team):
                 return []
-            accusers = [c.claimer for c in mind.claims if c.target in mind.team | {mind.me}
-                        and c.evil and c.claimer in mind.alive]
+            accusers = mind.accusers()
             if not accusers or self.rng.random() >= 0.5:
                 return []
             self.fake_claimed = True
             return [self.post(claim_text("seer", [(accusers[-1], "werewolf")]))]
         if mind.role != "seer":
             return []
-        fresh = {t: r for t, r in self.results.items() if f"{t}={r}" not in mind.published}
+        fresh = self.fresh_results()
         if not fresh or not ("werewolf" in fresh.values() or (
                 mind.day >= 4 and len(fresh) >= 2)):
             return []
-        mind.published.update(f"{t}={r}" for t, r in self.results.items())
-        return [self.post(claim_text("seer", sorted(self.results.items())))]
+        return self.publish_results("seer")
 
 
 __all__ = ["JUSTIFIED", "IslandBot"]

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from nightfall.engine.commands import Command
+from nightfall.engine.commands import Command, by_action
 from nightfall.sim.bots.base import Bot, RulesInfo
 
 CLAIM = "claim"
@@ -237,6 +237,13 @@ class Mind:
             return -100.0
         return self.score.get(player, 0.0)
 
+    def accusers(self) -> list[str]:
+        """Living players who published a result calling me or my teammate evil, in the
+        order of their claims (the team's answer to them: a false claim)."""
+        team = self.team | {self.me}
+        return [c.claimer for c in self.claims
+                if c.target in team and c.evil and c.claimer in self.alive]
+
     def justified(self) -> list[str]:
         """Living players suspected enough to vote against, most suspected first."""
         found = [p for p in self.alive if p != self.me and self.suspicion(p) >= JUSTIFIED]
@@ -250,13 +257,6 @@ def best(rng: random.Random, candidates: Sequence[Command], key: Any) -> Command
     return max(candidates, key=lambda c: (key(c), rng.random()))
 
 
-def group(legal: Sequence[Command]) -> dict[str, list[Command]]:
-    found: dict[str, list[Command]] = {}
-    for command in legal:
-        found.setdefault(command.action, []).append(command)
-    return found
-
-
 class HeuristicBase(Bot):
     """A bot with a :class:`Mind`: subclasses per rule set pick the commands."""
 
@@ -266,6 +266,10 @@ class HeuristicBase(Bot):
     def __init__(self, name: str, rules: RulesInfo, rng: random.Random) -> None:
         super().__init__(name, rules, rng)
         self.mind = self.mind_class(name, rules)
+        #: own results (investigations, checks, visits): target -> result
+        self.results: dict[str, str] = {}
+        #: how much the evil team wants a player gone, beyond what his claims say
+        self.threat: defaultdict[str, float] = defaultdict(float)
 
     def act(self, view: Mapping[str, Any], legal: Sequence[Command]) -> list[Command]:
         notices = self.mind.observe(view)
@@ -273,7 +277,7 @@ class HeuristicBase(Bot):
             self.on_notice(notice)
         self.after_observe(view)
         self.mind.forget_suspicions()
-        return self.decide(view, group(legal))
+        return self.decide(view, by_action(legal))
 
     def on_notice(self, notice: Mapping[str, Any]) -> None:
         """A private notice to this player (investigation results and the like)."""
@@ -287,7 +291,45 @@ class HeuristicBase(Bot):
         choice = self.pick_suspect(votes)
         return [choice] if choice is not None else []
 
+    def judge_vote(self, voter: str, target: str, evil: bool | None) -> None:
+        """``voter`` voted out ``target``, whose role is now shown: a vote against my
+        teammate marks a threat to the team, a vote against a revealed evil (town) player
+        earns trust (suspicion)."""
+        if target in self.mind.team:
+            self.threat[voter] += 1.5
+        elif evil is not None:
+            self.mind.score[voter] += -0.75 if evil else 0.75
+
+    def with_accusations(self, player: str, value: float) -> float:
+        """``value`` (how much the evil team wants ``player`` gone) raised by 3 for each
+        result ``player`` published that calls one of the team evil."""
+        mind = self.mind
+        for claim in mind.claims:
+            if claim.claimer == player and claim.target in mind.team and claim.evil:
+                value += 3.0
+        return value
+
+    def fresh_results(self) -> dict[str, str]:
+        """Own results not yet published."""
+        published = self.mind.published
+        return {t: r for t, r in self.results.items() if f"{t}={r}" not in published}
+
+    def publish_results(self, role: str) -> list[Command]:
+        """A post that publishes all own results as ``role`` (remembered as published)."""
+        self.mind.published.update(f"{t}={r}" for t, r in self.results.items())
+        return [self.post(claim_text(role, sorted(self.results.items())))]
+
     # -- helpers ----------------------------------------------------------------------
+    def changed(self, choice: Command | None, current: Mapping[str, Any] | None
+                ) -> list[Command]:
+        """``choice`` unless the same is standing already."""
+        if choice is None:
+            return []
+        if current is not None and current.get("action") == choice.action and list(
+                current.get("targets") or ()) == list(choice.all_targets):
+            return []
+        return [choice]
+
     def pick_suspect(self, options: Sequence[Command], *, justified_only: bool = False
                      ) -> Command | None:
         """The option whose targets are the most suspected (others than me)."""

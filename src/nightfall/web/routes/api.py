@@ -6,11 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from starlette.concurrency import run_in_threadpool
 
 from nightfall.engine.text import to_data
 from nightfall.web import pages
-from nightfall.web.routes.common import load_async, service
+from nightfall.web.routes.common import load_async, meta
 from nightfall.web.security import GameId, GmAccess, PlayerAccess
 
 router = APIRouter(prefix="/api")
@@ -24,8 +23,8 @@ def _command(command: Any) -> dict[str, Any]:
 @router.get("/g/{game_id}")
 async def public_view(request: Request, game_id: GameId) -> dict[str, Any]:
     game = await load_async(request, game_id)
-    meta = await run_in_threadpool(service(request).meta, game_id)
-    return {"id": game_id, "head_seq": meta.head_seq, "view": to_data(game.view(None))}
+    return {"id": game_id, "head_seq": meta(request, game_id).head_seq,
+            "view": to_data(game.view(None))}
 
 
 @router.get("/p/{token}")

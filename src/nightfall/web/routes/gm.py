@@ -16,12 +16,12 @@ from nightfall.engine import Game, Rejected, SetupError
 from nightfall.engine.commands import GM_ACTIONS
 from nightfall.engine.phase import SETUP, SIGNUP
 from nightfall.engine.text import N_, Term, TermNames, Text
-from nightfall.i18n import SUPPORTED_LOCALES
+from nightfall.i18n import SUPPORTED_LOCALES, known_zone
 from nightfall.rulesets import RULESET_IDS, get_ruleset
 from nightfall.web import csrf, pages
 from nightfall.web.i18n import Translator, supported
 from nightfall.web.render import page, redirect
-from nightfall.web.routes.common import load_async, log_async, now, service, translator, zone
+from nightfall.web.routes.common import load_async, log_async, now, service, translator
 from nightfall.web.routes.public import COMMON_ZONES, DESCRIPTION_LIMIT, NAME_LIMIT, game_context
 from nightfall.web.security import Access, GmAccess
 from nightfall.web.texts import ruleset_name
@@ -92,7 +92,7 @@ def parse_options(defaults: dict[str, Any], form: Any) -> dict[str, Any]:
                 raise SetupError(N_("The option {option} needs a whole number."),
                                  option=key) from None
         else:
-            if key == "timezone" and zone(value) is None:
+            if key == "timezone" and known_zone(value) is None:
                 raise SetupError(N_("Unknown time zone {zone}."), zone=value)
             options[key] = value
     return options

@@ -15,7 +15,7 @@ from nightfall.web import csrf, forms, limits, pages
 from nightfall.web.explain import item_explanation, role_explanation
 from nightfall.web.i18n import Translator
 from nightfall.web.render import page, redirect
-from nightfall.web.routes.common import load_async, log_async, now, service, translator_async
+from nightfall.web.routes.common import load_async, log_async, now, service, translator
 from nightfall.web.routes.public import game_context
 from nightfall.web.security import Access, PlayerAccess
 
@@ -24,7 +24,8 @@ POST_LIMIT = 10_000
 
 
 async def _tr(request: Request, access: Access, game: Game) -> Translator:
-    return await translator_async(request, game, access.game_id, access.player)
+    """The player's language and zone: his settings came with his token's lookup."""
+    return translator(request, game, access.game_id, access.player, settings=access.settings)
 
 
 def _public_votes(game: Game) -> bool:

@@ -12,7 +12,7 @@ from starlette.concurrency import run_in_threadpool
 from nightfall.engine import Rejected, SetupError
 from nightfall.engine.phase import SIGNUP
 from nightfall.engine.text import N_, Text
-from nightfall.i18n import SUPPORTED_LOCALES
+from nightfall.i18n import SUPPORTED_LOCALES, known_zone
 from nightfall.web import csrf, pages
 from nightfall.web.i18n import Translator, supported
 from nightfall.web.render import page, redirect
@@ -23,7 +23,6 @@ from nightfall.web.routes.common import (
     now,
     service,
     translator,
-    zone,
 )
 from nightfall.web.security import Forbidden, GameId
 from nightfall.web.texts import (
@@ -108,7 +107,7 @@ async def signup(request: Request, game_id: GameId) -> Response:
     elif len(values["description"]) > DESCRIPTION_LIMIT:
         error = Text(N_("The description has at most {limit} characters."),
                      {"limit": DESCRIPTION_LIMIT})
-    elif values["timezone"] and zone(values["timezone"]) is None:
+    elif values["timezone"] and known_zone(values["timezone"]) is None:
         error = Text(N_("Unknown time zone {zone}."), {"zone": values["timezone"]})
     if error is None:
         try:
