@@ -229,6 +229,8 @@ def test_trace_names_every_c15_step_of_the_night_in_order(played: Twin) -> None:
     assert "night 1/1" in both and "night 1/2" in both and "C13.1" in both
     german = played.cli("trace", played.gid, "--phase", "night 1/2", "--locale", "de")
     assert german != output and "C15.4" in german
+    assert "Researcher's investigation" in output  # each step's title, in the language
+    assert "Untersuchung des Forschers" in german
     last = played.cli("trace", played.gid)
     assert last.startswith("day 3") and "C3.3" in last
 

@@ -6,31 +6,11 @@ third process) revoked it."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import httpx
-import pytest
-from multikit import Browser, Server, start_servers, started_game, wait_until
+from multikit import Browser, Server, started_game, wait_until
 
 from nightfall.service import GameService
-
-
-@pytest.fixture(scope="module")
-def pair(postgres_url: str, tmp_path_factory: pytest.TempPathFactory
-         ) -> Iterator[tuple[Server, Server]]:
-    servers = start_servers(postgres_url, tmp_path_factory.mktemp("tokens"), ["A", "B"])
-    try:
-        yield servers[0], servers[1]
-    finally:
-        for server in servers:
-            server.stop()
-
-
-@pytest.fixture(scope="module")
-def service(postgres_url: str, pair: tuple[Server, Server]) -> Iterator[GameService]:
-    svc = GameService(url=postgres_url)
-    yield svc
-    svc.engine.dispose()
 
 
 def status(server: Server, path: str) -> int:

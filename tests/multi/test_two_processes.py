@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from functools import partial
 
 import httpx
-import pytest
 from multikit import (
     PLAYERS,
     Browser,
@@ -22,7 +21,6 @@ from multikit import (
     listeners,
     next_line,
     pass_deadline_now,
-    start_servers,
     started_game,
     wait_until,
 )
@@ -32,25 +30,6 @@ from nightfall.engine import Game
 from nightfall.engine import events as ev
 from nightfall.rulesets import get_ruleset
 from nightfall.service import GameService
-
-
-@pytest.fixture(scope="module")
-def pair(postgres_url: str, tmp_path_factory: pytest.TempPathFactory
-         ) -> Iterator[tuple[Server, Server]]:
-    servers = start_servers(postgres_url, tmp_path_factory.mktemp("multi"), ["A", "B"])
-    try:
-        yield servers[0], servers[1]
-    finally:
-        for server in servers:
-            server.stop()
-
-
-@pytest.fixture(scope="module")
-def service(postgres_url: str, pair: tuple[Server, Server]) -> Iterator[GameService]:
-    """The test's own view of the database (after the servers migrated it together)."""
-    svc = GameService(url=postgres_url)
-    yield svc
-    svc.engine.dispose()
 
 
 def test_commands_sent_to_both_processes_are_applied_exactly_once(

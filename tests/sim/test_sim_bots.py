@@ -13,7 +13,8 @@ import pytest
 
 from nightfall.engine import Command, Game
 from nightfall.rulesets import RULESET_IDS, get_ruleset
-from nightfall.sim.bots import NO_VIEW, parse_bots
+from nightfall.sim.bots import NO_VIEW
+from nightfall.sim.botspec import parse_bots
 from nightfall.sim.play import UNFINISHED, play_game
 from nightfall.sim.setup import Setup, preset_setup
 

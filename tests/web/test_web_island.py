@@ -44,6 +44,12 @@ def test_island_gm_acts(env: Env) -> None:
     csrf = csrf_of(env.client, f"/gm/{gm}")
     page = env.client.get(f"/gm/{gm}").text
     assert 'id="ruleset-acts"' in page and "mark a conduct violation" in page
+    # the events the GM may force are offered by name (I5), the form sends the id
+    assert '<datalist id="gm-choices">' in page
+    assert '<option value="full_moon">Full Moon</option>' in page
+    russian = env.client.get(f"/gm/{gm}", params={"lang": "ru"}).text
+    assert '<option value="full_moon">Полнолуние</option>' in russian
+    env.client.get(f"/gm/{gm}", params={"lang": "en"})  # the language is remembered: back
     response = env.client.post(f"/gm/{gm}/act", data={
         "csrf_token": csrf, "action": "violation", "target": "Cid", "text": "spoke at night"})
     assert response.status_code == 200

@@ -174,3 +174,19 @@ def test_the_demo_game_and_its_links(env: Env) -> None:
     state = env.service.load(demo.game_id).state
     assert state.phase_label == "day 1" and len(state.players) == 15
     assert "Mochi" in env.client.get(f"/p/{demo.tokens['Mochi']}").text
+
+
+def test_the_new_game_form_explains_each_option_in_the_readers_language(env: Env) -> None:
+    """A game master reads what an option does (with its rule), not only its id."""
+    from nightfall.rulesets import get_ruleset
+
+    english = env.client.get("/new", params={"ruleset": "changelings", "lang": "en"}).text
+    assert "Day 1 also banishes a player, not only elects the leader (C2.2)" in english
+    assert 'class="option-id">first_day_banishment<' in english
+    german = env.client.get("/new", params={"ruleset": "changelings", "lang": "de"}).text
+    assert "Auch Tag 1 verbannt einen Spieler" in german
+    russian = env.client.get("/new", params={"ruleset": "island", "lang": "ru"}).text
+    assert "Мафия побеждает и при равенстве" in russian
+    for ruleset_id in ("changelings", "island"):
+        plugin = get_ruleset(ruleset_id)
+        assert set(plugin.option_titles) == set(plugin.default_options), ruleset_id

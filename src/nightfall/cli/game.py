@@ -733,7 +733,9 @@ def trace(
         for label in chosen:
             out.print(f"[bold]{escape(label)}[/bold] ({escape(render_phase(label, _))})")
             for step in (t for t in traces if t.phase == label):
-                out.print(f"  step {step.number}  {escape(step.step)}  [dim]{step.rule}[/dim]")
+                title = _(TermNames.msgid(Term("step", step.step)))
+                out.print(f"  step {step.number}  {escape(step.step)}  {escape(title)}  "
+                          f"[dim]{step.rule}[/dim]")
                 for line in step.lines:
                     out.print("      " + escape(localize(line, session.locale)))
                 if not step.lines:

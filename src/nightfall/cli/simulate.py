@@ -62,20 +62,13 @@ def _refuse(error: SimError, locale: str, option: str | None = None) -> NoReturn
 
 
 def _parse_bots(spec: str, locale: str) -> dict[str, str]:
-    """``--bots``: ``parse_bots`` checked first here, so that a wrong kind is explained in
-    the user's language (``nightfall.sim.bots`` raises plain English ``ValueError``s)."""
-    from nightfall.sim.bots import BOT_KINDS, parse_bots
+    """``--bots``, or exit 2 saying why in the user's language."""
+    from nightfall.sim.botspec import BotSpecError, parse_bots
 
-    known = ", ".join(BOT_KINDS)
-    parts = [part.strip() for part in spec.split(",") if part.strip()]
-    if not parts:
-        _fail(_say(N_("name a bot kind: {known}"), locale, known=known), locale, "--bots")
-    for part in parts:
-        kind = part.rpartition("=")[2]
-        if kind not in BOT_KINDS:
-            _fail(_say(N_("unknown bot {kind} (known: {known})"), locale, kind=repr(kind),
-                       known=known), locale, "--bots")
-    return parse_bots(spec)
+    try:
+        return parse_bots(spec)
+    except BotSpecError as error:
+        _refuse(error, locale, "--bots")
 
 
 def simulate(

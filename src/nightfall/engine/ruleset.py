@@ -79,11 +79,17 @@ class Ruleset(ABC):
     roles: Mapping[str, Role]
     factions: Sequence[str]
     default_options: Mapping[str, Any]
+    #: option -> the msgid that explains it to a game master (the form that creates a
+    #: game); an option without one is shown by its id
+    option_titles: Mapping[str, str] = {}
     #: ids of the items this rule set knows (none for rule sets without items)
     item_ids: frozenset[str] = frozenset()
     #: the rule set's own game-master acts (e.g. forcing a daily event); the engine routes
     #: a command with one of these actions to :meth:`handle_gm` as a GM act
     gm_actions: frozenset[str] = frozenset()
+    #: the choices a GM act takes (e.g. the events the GM may force), as terms: the GM's
+    #: form offers them by name and sends the id
+    gm_choices: Mapping[str, tuple[Term, ...]] = {}
     #: option values a scripted game (a scenario file) starts with unless the file sets
     #: them: whatever would otherwise be drawn at random during play is switched off there
     scenario_options: Mapping[str, Any] = {}

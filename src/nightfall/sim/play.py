@@ -97,7 +97,7 @@ def play_game(
     on_turn: TurnHook | None = None,
 ) -> GameResult:
     """Play one game of ``setup`` with ``seed``; ``bots`` is a bot kind, or a mapping
-    ``{faction or "*": kind}`` (see :func:`nightfall.sim.bots.parse_bots`)."""
+    ``{faction or "*": kind}`` (see :func:`nightfall.sim.botspec.parse_bots`)."""
     with gc_paused():
         return _play(setup, seed, bots, index, max_stages, bot_factory, on_turn)
 

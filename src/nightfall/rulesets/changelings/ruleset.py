@@ -46,6 +46,14 @@ class Changelings(RulesetBase):
         "early_close": True,  # C2.3
         "timezone": "Europe/Berlin",  # C2.3
     }
+    option_titles: Mapping[str, str] = {
+        "first_day_banishment": N_("Day 1 also banishes a player, not only elects the "
+                                   "leader (C2.2)"),
+        "raven_vote_persists": N_("The black raven's rumour votes count beyond the day "
+                                  "after the letter (C10.1)"),
+        "early_close": N_("A night stage ends as soon as every awaited move is in (C2.3)"),
+        "timezone": N_("Time zone of the deadlines"),
+    }
     min_players = 2
     max_players = 60
 

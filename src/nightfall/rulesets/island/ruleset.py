@@ -37,6 +37,10 @@ class Island(RulesetBase):
     factions: Sequence[str] = FACTIONS
     item_ids = frozenset(ITEM_IDS)
     gm_actions = frozenset({"event", "answer", "violation"})
+    gm_choices: Mapping[str, tuple[Term, ...]] = {
+        "event": tuple(Term("event", event) for event in EVENT_IDS),  # I5
+        "answer": (Term("answer", "yes"), Term("answer", "no")),  # I5 spirit
+    }
     default_options: Mapping[str, Any] = {
         "mafia_wins_at_parity": False,  # I1.2
         "items_per_player": 1,  # I4
@@ -45,6 +49,17 @@ class Island(RulesetBase):
         "timezone": "Europe/Moscow",  # I6.1
         "midday": "13:00",  # I6.1, I7 stage 1
         "evening": "21:00",  # I6.1, I7 stage 2
+    }
+    option_titles: Mapping[str, str] = {
+        "mafia_wins_at_parity": N_("The mafia also win when they are as many as the rest "
+                                   "(I1.2)"),
+        "items_per_player": N_("Items dealt to each player (I4)"),
+        "random_events": N_("An event is drawn at random for every day (I5)"),
+        "early_close": N_("A stage ends as soon as every awaited move is in (I6.1: off, "
+                          "the day has fixed deadlines)"),
+        "timezone": N_("Time zone of the deadlines"),
+        "midday": N_("Deadline of the first half of the day, HH:MM (I6.1)"),
+        "evening": N_("Deadline of the second half of the day, HH:MM (I6.1)"),
     }
     #: scenario-format.md: no event is drawn at random in a scripted game
     scenario_options: Mapping[str, Any] = {"random_events": False}

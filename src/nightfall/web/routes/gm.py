@@ -64,7 +64,8 @@ def _new_page(request: Request, tr: Translator, ruleset_id: str, error: Text | N
     plugin = get_ruleset(ruleset_id)
     return page(request, "new_game.html", tr, status_code=status_code, error=error,
                 ruleset_id=ruleset_id, rulesets=[(r, tr(ruleset_name(r))) for r in rulesets],
-                options=dict(plugin.default_options), values=values or {},
+                options=dict(plugin.default_options), option_titles=plugin.option_titles,
+                values=values or {},
                 locales=SUPPORTED_LOCALES, zones=COMMON_ZONES,
                 default_locale="de" if ruleset_id == "changelings" else "ru")
 
@@ -154,6 +155,8 @@ async def _dashboard(request: Request, access: Access, error: Text | None = None
         presets=presets, default_roles=Counter(default_roles),
         roles=list(game.ruleset.roles), core_acts=CORE_ACTS,
         gm_acts=sorted(game.ruleset.gm_actions),
+        gm_choices=[term for act in sorted(game.ruleset.gm_choices)
+                    for term in game.ruleset.gm_choices[act]],
         alive=state.alive(), players=list(state.players),
         announcements=list(reversed(state.announcements))[:30],
         can_undo=any(e for _, _, e in pages.effective(log) if type(e).__name__ == "StageClosed"),
