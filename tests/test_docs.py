@@ -30,3 +30,19 @@ def test_the_readme_gives_the_two_commands() -> None:
     assert "./run" in readme and "./test" in readme
     assert (ROOT / "run").exists() and (ROOT / "test").exists()
     assert "./test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_every_numbered_rule_is_cited_in_the_code() -> None:
+    """A newcomer finds the code of any numbered rule with one search for its number:
+    every rule of docs/rules/*.md (``**C3.5**``, ``**I7.2**``) is cited in src/."""
+    import re
+
+    source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "src").rglob("*.py"))
+    for doc in ("changelings.md", "island.md"):
+        text = (ROOT / "docs" / "rules" / doc).read_text(encoding="utf-8")
+        rules = set(re.findall(r"\*\*([CI]\d+(?:\.\d+)*)\*\*", text))
+        assert len(rules) > 20, doc
+        missing = sorted(rule for rule in rules
+                         if not re.search(r"(?<![\w.])" + re.escape(rule) + r"(?!\d|\.\d)",
+                                          source))
+        assert not missing, f"{doc}: rules cited nowhere in src/: {missing}"

@@ -271,6 +271,7 @@ BOOK = AbilityBook(
     (
         _ability("elect", "C5.1", "elect", None, DAY_VOTE,
                  checks=(OnPhase(_election_day), _vote_right)),
+        # C5.2: the leader keeps his ordinary vote (no role or status check here)
         _ability("vote", "C3.1", "vote", None, DAY_VOTE,
                  checks=(_banishment_day, _vote_right, ForTargets(_not_for_lover))),
         _ability("unvote", "C3.1", "vote", None, DAY_VOTE, targets=0, checks=(_has_vote,)),

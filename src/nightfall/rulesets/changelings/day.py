@@ -138,7 +138,9 @@ def step_tiebreak(ctx: Context) -> None:
 
 
 def banish(ctx: Context, target: str) -> None:
-    """C3.4–C3.6, C6.1: banish the target, unless he is the village idiot."""
+    """C3.4, C3.5, C3.6, C6.1: banish the target, unless he is the village idiot. C5.5: a
+    leader who banishes himself by his own tie-break leaves like anyone else, so the
+    succession of C5.4 follows (``departures.on_departure``)."""
     state = ctx.state
     player = state.players[target]
     if player.role == VILLAGE_IDIOT:

@@ -205,7 +205,10 @@ def _pinkie_saver(state: GameState) -> str | None:
 
 
 def abduct(ctx: Context, target: str) -> None:
-    """C7.6, C6.2: the target leaves, unless he is a village idiot with his voice."""
+    """C7.6, C6.2: the target leaves, unless he is a village idiot with his voice. C6.3:
+    a voiceless village idiot leaves only by the ways that call this (a second abduction),
+    the pinkie sense's and the drama queen's chases, or his lover's departure; never by
+    banishment (``day.banish``, C3.6)."""
     state = ctx.state
     victim = state.players[target]
     if victim.role == VILLAGE_IDIOT and VOICELESS not in victim.statuses:

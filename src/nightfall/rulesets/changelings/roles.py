@@ -26,7 +26,9 @@ SHIELD = "shield"
 PINKIE_SENSE = "pinkie_sense"
 DRAMA_QUEEN = "drama_queen"
 
-# C4: the role table. queen and liar count as changelings everywhere (C1.2).
+# C4: the role table. queen and liar count as changelings everywhere (C1.2). Every player
+# holds one of these roles, changelings included: everybody is a pony (C1.1); the game
+# master is no player and holds none.
 ROLES: dict[str, Role] = {
     PONY: Role(PONY, PONIES, "C4", special=False),
     CHANGELING: Role(CHANGELING, CHANGELINGS, "C7", special=False),

@@ -58,6 +58,8 @@ class Changelings(RulesetBase):
     max_players = 60
 
     # -- phases (C2) --------------------------------------------------------------------
+    # C2.1: sign-up and setup are the engine's; play starts with day 1 (the election),
+    # then night 1 (two stages), day 2, night 2, ...
     def first_phase(self, state: GameState) -> Phase:
         return Phase(DAY, 1)
 
