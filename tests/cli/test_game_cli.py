@@ -423,3 +423,21 @@ def test_gm_acts_skip_shorten_modkill_and_tick_all(tmp_path: Path) -> None:
     ticked = ok(run_cli(db, "tick", "--all", now=later))
     assert f"{gid}:" in ticked
     assert "identical" in ok(run_cli(db, "replay", gid))
+
+
+def test_db_takes_a_sqlite_path_as_serve_does(tmp_path: Path) -> None:
+    """``--db nightfall.db`` (the README's form for ``serve``) works for every command: a
+    plain path is the SQLite file, the same one its ``sqlite:///`` URL names."""
+    db = tmp_path / "games.db"
+    gid = game_id_of(ok(run_cli(db, "new", "--ruleset", "changelings", "--seed", "3")))
+    env = {k: v for k, v in os.environ.items() if k != "NIGHTFALL_DATABASE_URL"}
+    for given in (str(db), "games.db"):  # absolute, and relative to the working folder
+        listed = subprocess.run(
+            [sys.executable, "-m", "nightfall.cli", "game", "list", "--db", given],
+            capture_output=True, text=True, timeout=120, check=False, env=env, cwd=tmp_path)
+        assert ok(listed).count(gid) == 1, given
+    env["NIGHTFALL_DATABASE_URL"] = str(db)
+    status = subprocess.run([sys.executable, "-m", "nightfall.cli", "game", "status", gid],
+                            capture_output=True, text=True, timeout=120, check=False,
+                            env=env, cwd=tmp_path.parent)
+    assert "Anmeldephase... running" in ok(status)  # the game's own language (German)

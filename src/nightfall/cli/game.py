@@ -52,7 +52,8 @@ out = Console(soft_wrap=True, highlight=False)
 err = Console(stderr=True, soft_wrap=True, highlight=False)
 
 DbOption = Annotated[str | None, typer.Option(
-    "--db", help="Database URL (default: NIGHTFALL_DATABASE_URL or sqlite:///nightfall.db).",
+    "--db", help="Database URL or SQLite file (default: NIGHTFALL_DATABASE_URL or "
+                 "nightfall.db).",
     show_default=False)]
 GameArg = Annotated[str, typer.Argument(help="The game's id (see `game list`).",
                                         metavar="GAME", show_default=False)]

@@ -19,7 +19,14 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 
 
 def database_url(explicit: str | None = None) -> str:
-    return explicit or os.environ.get("NIGHTFALL_DATABASE_URL") or "sqlite:///nightfall.db"
+    """The database to use: ``explicit`` (``--db``), else ``NIGHTFALL_DATABASE_URL``, else
+    ``nightfall.db`` here. Each may be a URL or the path of a SQLite file, as the README
+    writes it for ``serve`` (``--db nightfall.db``), so a GM can give every command the
+    same ``--db``."""
+    chosen = explicit or os.environ.get("NIGHTFALL_DATABASE_URL") or "nightfall.db"
+    if "://" not in chosen:
+        return f"sqlite:///{Path(chosen).expanduser()}"
+    return chosen
 
 
 def make_engine(url: str | None = None) -> Engine:

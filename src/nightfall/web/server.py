@@ -36,9 +36,7 @@ GRACEFUL_SHUTDOWN = 5
 
 
 def db_url(db: str | None) -> str:
-    """``--db`` may be a database URL or the path of a SQLite file."""
-    if db and "://" not in db:
-        return f"sqlite:///{Path(db).expanduser()}"
+    """``--db``: a database URL or the path of a SQLite file (:func:`database_url`)."""
     return database_url(db)
 
 
