@@ -17,8 +17,9 @@ from nightfall.i18n import SUPPORTED_LOCALES, gettext_for, localize
 from nightfall.web.cli import serve
 
 app = typer.Typer(help="Nightfall: a game master for play-by-post social-deduction games.",
-                  no_args_is_help=True, add_completion=False)
-scenario_app = typer.Typer(help="Run rule scenarios (YAML).", no_args_is_help=True)
+                  no_args_is_help=True, add_completion=False, rich_markup_mode="markdown")
+scenario_app = typer.Typer(help="Run rule scenarios (YAML).", no_args_is_help=True,
+                          rich_markup_mode="markdown")
 app.add_typer(scenario_app, name="scenario")
 app.add_typer(game_app, name="game")
 app.command("votecount")(votecount)

@@ -45,7 +45,7 @@ EXIT_OK, EXIT_REJECTED, EXIT_USAGE = 0, 1, 2
 
 game_app = typer.Typer(
     help="Run a game as its game master: create, sign up, deal, play, undo, inspect.",
-    no_args_is_help=True,
+    no_args_is_help=True, rich_markup_mode="markdown",
 )
 
 out = Console(soft_wrap=True, highlight=False)
@@ -388,7 +388,7 @@ def withdraw(game: GameArg,
 # -- private links -----------------------------------------------------------------------------
 token_app = typer.Typer(
     help="Revoke or reissue private links (tokens): a player's, or the GM's own.",
-    no_args_is_help=True,
+    no_args_is_help=True, rich_markup_mode="markdown",
 )
 game_app.add_typer(token_app, name="token")
 PlayerArg = Annotated[str | None, typer.Argument(
