@@ -20,7 +20,12 @@ from nightfall.engine.phase import ENDED, SETUP, SIGNUP, Phase
 from nightfall.engine.rng import draw_index
 from nightfall.engine.ruleset import Ruleset, Step
 from nightfall.engine.state import APPLIERS, GameState, apply
-from nightfall.engine.text import N_, Term, Text
+from nightfall.engine.text import N_, Term, TermNames, Text
+
+#: what each random draw is for, by the part of its purpose before ":" (the rest names the
+#: player it is for): the reveal page says "Seer (role for Ann)", not "seer (deal:Ann)".
+#: Rule sets register their own draws the same way.
+TermNames.register("draw", {"deal": N_("role for")})
 
 
 class Context:

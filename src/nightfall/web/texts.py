@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from nightfall.engine import Game, GameState, Ruleset, Text
 from nightfall.engine import events as ev
-from nightfall.engine.text import N_, Term
+from nightfall.engine.text import N_, Term, TermNames
 from nightfall.web.i18n import Translator
 from nightfall.web.notices import notice_text
 from nightfall.web.pages import LogEntry, effective
@@ -83,8 +83,9 @@ def log_line(event: ev.Event, ruleset: Ruleset, tr: Translator) -> str | None:
     elif isinstance(event, ev.NoticeSent):
         return f"→ {event.player}: " + tr.text(notice_text(ruleset, dict(event.notice)))
     elif isinstance(event, ev.RandomDrawn):
-        text = Text(N_("Chance draws {chosen} ({purpose})."),
-                    {"chosen": event.chosen, "purpose": event.purpose})
+        return tr(N_("Chance draws {chosen} ({purpose})."),
+                  chosen=drawn_name(event.chosen, ruleset, tr),
+                  purpose=draw_purpose(event.purpose, tr))
     elif isinstance(event, ev.GmActed):
         text = Text(N_("Game master: {action} {detail}"),
                     {"action": event.action,
@@ -99,6 +100,28 @@ def log_line(event: ev.Event, ruleset: Ruleset, tr: Translator) -> str | None:
                     | ev.GameCreated | ev.ItemUsedChanged):
         return None
     return tr.text(text) if text is not None else type(event).__name__
+
+
+def drawn_name(chosen: str, ruleset: Ruleset, tr: Translator) -> str:
+    """What chance picked, by its name in the reader's language: a role, an item or a
+    day's event; anything else (a player) as it is."""
+    if chosen in ruleset.roles:
+        return tr.term("role", chosen)
+    if chosen in ruleset.item_ids:
+        return tr.term("item", chosen)
+    if TermNames.known(Term("event", chosen)) is not None:
+        return tr.term("event", chosen)
+    return chosen
+
+
+def draw_purpose(purpose: str, tr: Translator) -> str:
+    """What a draw was for: ``deal:Ann`` reads "role for Ann" (the part before ":" is a
+    term of the domain ``draw`` that the engine and the rule sets register)."""
+    kind, _, subject = purpose.partition(":")
+    title = TermNames.known(Term("draw", kind))
+    if title is None:
+        return purpose
+    return f"{tr(title)} {subject}".strip()
 
 
 def log_by_phase(log: Sequence[LogEntry], ruleset: Ruleset, tr: Translator

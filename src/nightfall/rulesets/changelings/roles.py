@@ -106,6 +106,11 @@ TermNames.register(
     "status",
     {LEADER: N_("leader"), VOICELESS: N_("voiceless"), LOVER: N_("in love")},
 )
+TermNames.register(  # what chance decides (``ctx.draw``), for the log (C5.1, C5.3, C5.4)
+    "draw",
+    {"leader_election": N_("leader election, tie"), "tiebreak": N_("tie at the banishment"),
+     "succession": N_("the leader's successor")},
+)
 TermNames.register(
     "cause",
     {

@@ -70,3 +70,18 @@ DESCRIPTIONS = {
     PALMS_BLOOM: N_("The words я, ты, он, она, они, мы, вы and their forms, and да, не, нет "
                     "are forbidden in the thread today; a violator loses his vote."),
 }
+
+TermNames.register(  # what chance decides (``ctx.draw``), for the log
+    "draw",
+    {
+        "seat": N_("seating order"),  # I3.1
+        "item": N_("item for"),  # I4
+        "event": N_("the day's event"),  # I5
+        "tsunami": N_("tsunami, new item for"),  # I5
+        "bunker": N_("bunker, new item for"),  # I5
+        "pick_me": N_("pick me!"),  # I5
+        "lynch_tie": N_("tie at the lynching"),  # I6.4
+        "bomb_tie": N_("bomb, tie"),  # I4
+        "fear_leader": N_("fear, tie"),  # I5
+    },
+)
