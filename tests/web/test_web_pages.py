@@ -86,6 +86,11 @@ def test_gm_dashboard_and_preview_change_nothing(env: Env, small: Small) -> None
     for name in ROLES:
         svc.submit(small.game_id, Command("elect", by=name, target="Dee"))
     svc.gm(small.game_id, "advance")
+    # what the stage still awaits, by name (C2.3): the changelings' slot takes two actions
+    assert 'data-slot="kill">abduct or replace<' in env.client.get(small.g).text
+    german = env.client.get(small.g, params={"lang": "de"}).text
+    assert 'data-slot="kill">entführen oder austauschen<' in german
+    env.client.get(small.g, params={"lang": "en"})  # the language is remembered: back
     svc.submit(small.game_id, Command("abduct", by="Bob", target="Ann"))
     head = svc.meta(small.game_id).head_seq
     page = env.client.get(small.g).text
@@ -95,8 +100,8 @@ def test_gm_dashboard_and_preview_change_nothing(env: Env, small: Small) -> None
     assert "Step 2: Researcher&#39;s investigation" in page and "(C15.2)" in page
     assert "Dee" in page and 'data-player="Bob"' in page
     assert "abduct → Ann" in page  # who submitted what
-    # the researcher was awaited in stage 1? no: the stage closed early; now stage 2 waits
-    assert "investigate" in page
+    # the stage closed early once the changelings chose; now stage 2 awaits the researcher
+    assert 'data-slot="investigate">investigate<' in page
 
 
 def test_status_and_reveal(env: Env, small: Small) -> None:

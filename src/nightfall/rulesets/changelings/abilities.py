@@ -337,3 +337,21 @@ TermNames.register(
         "post": N_("post"),
     },
 )
+# The slots a stage awaits (C2.3), as the GM's dashboard names them: a slot is answered
+# by one of several actions (the changelings' "kill" by abduct or replace).
+TermNames.register(
+    "slot",
+    {
+        "kill": N_("abduct or replace"),
+        "shield": N_("shield"),
+        "investigate": N_("investigate"),
+        "scry": N_("scry"),
+        "disguise": N_("disguise"),
+        "letter": N_("write a letter"),
+        "love": N_("use the love potion"),
+        "visit": N_("visit"),
+        "pinkie": N_("pinkie save or chase"),
+        "drama": N_("drama chase"),
+        "tiebreak": N_("break the tie"),
+    },
+)
