@@ -46,6 +46,9 @@ def test_private_page_shows_role_notices_actions_and_countdown(env: Env, small: 
     assert "You are the researcher. Each night you investigate one player" in page
     assert "Your look at Bob reveals: Changeling." in page  # the investigation, in words
     assert 'class="countdown" data-deadline="' in page
+    # the public statuses in the list of players: Ann was elected leader (C5.1)
+    ann = page[page.index('<ul class="players">'):].split("</li>")[0]
+    assert "Ann" in ann and 'data-status="leader">leader<' in ann
     # Bob (changeling) sees his team notice; the abduct form never offers a changeling
     env.service.gm(small.game_id, "advance")  # day 2 -> night 2
     bob = env.client.get(small.p("Bob")).text
