@@ -212,3 +212,55 @@ def test_the_gm_may_extend_a_stage_whose_deadline_passed_unnoticed() -> None:
     assert game.state.deadline == datetime(2012, 12, 2, 21, 30, tzinfo=BERLIN)
     game.execute(Command("elect", by="Ann", target="Bob", at=late))
     assert game.state.submission("Ann", "elect") is not None
+
+
+def test_the_gm_never_shortens_a_stage_into_the_past() -> None:
+    """C2.6: shortening that would put the deadline at or before now is refused (it used
+    to close that stage and every stage after it at the next tick); so is shortening a
+    stage that has no deadline (after an undo). Nothing changes either way."""
+    game = timed_game()  # day 1, deadline 02.12.2012 19:30
+    now = datetime(2012, 12, 2, 18, 0, tzinfo=BERLIN)
+    head = game.seq
+    with pytest.raises(Rejected) as error:
+        game.execute(Command("shorten", minutes=90, at=now))  # 18:00 exactly: not after now
+    assert "would be in the past" in str(error.value) and "02.12.2012 18:00" in str(error.value)
+    assert game.seq == head and game.state.deadline == datetime(2012, 12, 2, 19, 30,
+                                                                tzinfo=BERLIN)
+    game.execute(Command("shorten", minutes=89, at=now))
+    assert game.state.deadline == datetime(2012, 12, 2, 18, 1, tzinfo=BERLIN)
+    game.tick(datetime(2012, 12, 2, 18, 1, tzinfo=BERLIN))  # day 1 -> night 1/1
+    game.undo(datetime(2012, 12, 2, 18, 2, tzinfo=BERLIN))  # back to day 1, no deadline
+    assert game.state.deadline is None
+    head = game.seq
+    with pytest.raises(Rejected) as error:
+        game.execute(Command("shorten", minutes=10, at=datetime(2012, 12, 2, 18, 3,
+                                                                  tzinfo=BERLIN)))
+    assert "no deadline to shorten" in str(error.value) and game.seq == head
+
+
+def test_starting_a_started_game_says_so() -> None:
+    from nightfall.engine import SetupError
+
+    game = timed_game()
+    with pytest.raises(SetupError) as error:
+        game.start()
+    assert str(error.value) == "The game has already started."
+
+
+@pytest.mark.parametrize("ruleset,options,message", [
+    ("changelings", {"timezone": "Moon/Base"}, "Unknown time zone Moon/Base"),
+    ("island", {"timezone": "Europe/Atlantis"}, "Unknown time zone Europe/Atlantis"),
+    ("island", {"midday": "25:00"}, "The option midday takes a time of day as HH:MM"),
+    ("island", {"evening": "nine"}, "The option evening takes a time of day as HH:MM"),
+    ("island", {"items_per_player": -1}, "The option items_per_player takes a whole number"),
+])
+def test_an_option_the_game_could_not_be_played_with_is_refused_at_creation(
+        ruleset: str, options: dict[str, object], message: str) -> None:
+    """A bad time zone used to be accepted and crash the game's start for good."""
+    from nightfall.engine import SetupError
+
+    with pytest.raises(SetupError) as error:
+        new_game(ruleset, 1, options)
+    assert message in str(error.value)
+    assert new_game(ruleset, 1, {"timezone": "Asia/Yekaterinburg"}).state.options[
+        "timezone"] == "Asia/Yekaterinburg"

@@ -347,6 +347,8 @@ def test_game_new_rejects_bad_usage_and_creates_nothing(tmp_path: Path) -> None:
     db = tmp_path / "nightfall.db"
     _fails(db, 2, "unknown rule set 'chess'", "new", "--ruleset", "chess")
     _fails(db, 2, "unknown option 'foo'", "new", "--ruleset", "changelings", "--option", "foo=1")
+    _fails(db, 2, "--option: Unknown time zone Moon/Base", "new", "--ruleset", "changelings",
+           "--option", "timezone=Moon/Base")
     _fails(db, 2, "true or false", "new", "--ruleset", "changelings", "--option",
            "early_close=maybe")
     _fails(db, 2, "choose one of", "new", "--ruleset", "changelings", "--locale", "xx")

@@ -328,7 +328,12 @@ def new(
     with Session(db, locale=locale) as session:
         if ruleset not in RULESET_IDS:
             raise Usage(f"unknown rule set {ruleset!r}; choose one of {', '.join(RULESET_IDS)}")
-        options = parse_options(option or [], get_ruleset(ruleset).default_options)
+        plugin = get_ruleset(ruleset)
+        options = parse_options(option or [], plugin.default_options)
+        try:
+            plugin.check_options({**plugin.default_options, **options})
+        except SetupError as error:
+            raise Usage(f"--option: {localize(error.reason, locale or 'en')}") from None
         chosen_seed = seed if seed is not None else secrets.randbelow(2**31)
         created = session.service.create(ruleset, chosen_seed, options, locale, title)
         meta = session.service.meta(created.id)

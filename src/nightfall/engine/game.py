@@ -131,6 +131,7 @@ class Game:
             if key not in merged:
                 raise SetupError(N_("Unknown option '{option}'."), option=key)
             merged[key] = value
+        ruleset.check_options(merged)
         game._record(ev.GameCreated(ruleset.id, seed, merged, locale))
         game._record(ev.PhaseStarted(SIGNUP, 0, 1, SIGNUP))
         return game
@@ -272,6 +273,8 @@ class Game:
     def start(self, at: datetime | None = None) -> list[ev.Event]:
         """Begin play after roles are dealt."""
         if self.state.phase.kind != SETUP:
+            if self.state.phase.is_play() or self.state.ended:
+                raise SetupError(N_("The game has already started."))
             raise SetupError(N_("Deal the roles before the game starts."))
         return self._transaction(at, self._start)
 
@@ -378,8 +381,10 @@ class Game:
             minutes = command.minutes or 0
             if minutes <= 0:
                 raise Rejected(N_("Give a positive number of minutes."))
-            ctx.emit(ev.GmActed(command.action, None, str(minutes)))
             sign = 1 if command.action == "extend" else -1
+            if sign < 0 and ctx.at is not None:  # a game on a clock (not a script)
+                self._check_shortening(state.deadline, minutes, ctx.at)
+            ctx.emit(ev.GmActed(command.action, None, str(minutes)))
             if state.deadline is not None:
                 ctx.emit(ev.DeadlineChanged(state.deadline + sign * timedelta(minutes=minutes)))
             elif ctx.at is not None and sign > 0:  # a paused stage (after undo) restarts
@@ -402,6 +407,18 @@ class Game:
             self.ruleset.handle_gm(ctx, command)
         else:  # pragma: no cover - GM_ACTIONS is closed
             raise Rejected(N_("Unknown command {action}."), action=command.action)
+
+    @staticmethod
+    def _check_shortening(deadline: datetime | None, minutes: int, now: datetime) -> None:
+        """C2.6: the GM shortens a running stage, never into the past (that would close
+        it and the stages after it at the next tick) nor one without a deadline."""
+        if deadline is None:
+            raise Rejected(N_("This stage has no deadline to shorten; extend it or close "
+                              "it now."))
+        if deadline - timedelta(minutes=minutes) <= now:
+            raise Rejected(N_("The new deadline ({deadline}) would be in the past; close the "
+                              "phase now instead."),
+                           deadline=deadline - timedelta(minutes=minutes))
 
     def _close_stage(self, ctx: Context) -> None:
         ctx.emit(ev.StageClosed(self.state.phase_label))

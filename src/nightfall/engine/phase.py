@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from nightfall.engine.pickling import by_fields, restore
 
@@ -64,3 +64,14 @@ class DeadlineRule:
             day += timedelta(days=1)
             deadline = datetime.combine(day, self.at, tzinfo=zone)
         return deadline
+
+
+def is_time_zone(name: object) -> bool:
+    """Whether ``name`` names a time zone deadlines can be computed in (``Europe/Berlin``)."""
+    if not isinstance(name, str) or not name or name != name.strip():
+        return False
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from nightfall.engine.commands import Command
-from nightfall.engine.phase import DeadlineRule, Phase
+from nightfall.engine.errors import SetupError
+from nightfall.engine.phase import DeadlineRule, Phase, is_time_zone
 from nightfall.engine.state import GameState
-from nightfall.engine.text import Term, TermNames, Text
+from nightfall.engine.text import N_, Term, TermNames, Text
 
 if TYPE_CHECKING:
     from nightfall.engine.game import Context
@@ -95,6 +96,15 @@ class Ruleset(ABC):
     scenario_options: Mapping[str, Any] = {}
     min_players: int = 3
     max_players: int = 60
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Raise :class:`SetupError` for an option value the game could not be played
+        with, when the game is created (not when its first deadline is computed, which
+        would leave a game that can never start). Here: ``timezone``, where a rule set
+        has it; rule sets add their own and call this."""
+        zone = options.get("timezone")
+        if zone is not None and not is_time_zone(zone):
+            raise SetupError(N_("Unknown time zone {zone} (e.g. Europe/Berlin)."), zone=zone)
 
     # -- phases -----------------------------------------------------------------------
     @abstractmethod

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from nightfall.engine import N_, Command, Game, NightfallError, Rejected, render
+from nightfall.engine import N_, Command, Game, NightfallError, Rejected, SetupError, render
 from nightfall.rulesets import get_ruleset, new_game
 from nightfall.scenario.loader import LoadedScenario, ScenarioError, load_scenario
 from nightfall.scenario.model import CommandStep, ExpectBlock, ExpectStep, GmStep
@@ -38,7 +38,10 @@ def build_game(loaded: LoadedScenario) -> Game:
     spec = loaded.scenario
     scripted = get_ruleset(spec.ruleset).scenario_options
     options = {"early_close": False, **scripted, **spec.options}
-    game = new_game(spec.ruleset, spec.seed, options, spec.locale)
+    try:
+        game = new_game(spec.ruleset, spec.seed, options, spec.locale)
+    except SetupError as error:  # an option value the game cannot be played with
+        raise ScenarioError(f"{loaded.path}: key 'options': {error}") from None
     for player in spec.players:
         game.join(player.name, player.description)
     game.assign(

@@ -23,6 +23,7 @@ from typing import Any
 
 import yaml
 
+from nightfall.engine.errors import SetupError as EngineSetupError
 from nightfall.engine.text import N_
 from nightfall.rulesets import RULESET_IDS, get_ruleset
 from nightfall.sim.errors import SimError
@@ -119,6 +120,10 @@ def setup_from_data(data: Mapping[str, Any], default_name: str = "setup") -> Set
         raise SetupError(N_("unknown option(s) for {ruleset}: {options}"), ruleset=ruleset_id,
                          options=", ".join(map(str, bad)))
     options.update(extra)
+    try:  # what Game.new would refuse in every game (a time zone that does not exist)
+        ruleset.check_options({**ruleset.default_options, **options})
+    except EngineSetupError as error:
+        raise SetupError(N_("options: {reason}"), reason=error.reason) from None
     name = str(data.get("name") or default_name)
     modified = bool(data.get("add") or data.get("remove") or extra)
     return Setup(name, ruleset_id, tuple(roles), options,

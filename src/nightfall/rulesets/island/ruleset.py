@@ -6,7 +6,17 @@ from collections.abc import Mapping, Sequence
 from datetime import time
 from typing import Any
 
-from nightfall.engine import N_, Command, Context, DeadlineRule, GameState, Phase, Preset, Rejected
+from nightfall.engine import (
+    N_,
+    Command,
+    Context,
+    DeadlineRule,
+    GameState,
+    Phase,
+    Preset,
+    Rejected,
+    SetupError,
+)
 from nightfall.engine import Ruleset as RulesetBase
 from nightfall.engine.events import ItemGiven, Posted, StatusChanged, SubmissionWithdrawn
 from nightfall.engine.phase import DAY, ENDED
@@ -29,6 +39,13 @@ def _clock(value: Any, default: time) -> time:
         return time(int(hours), int(minutes))
     except ValueError:
         return default
+
+
+def _is_clock(value: Any) -> bool:
+    """``HH:MM``, a time of day (I6.1 deadlines)."""
+    hours, colon, minutes = str(value).partition(":")
+    return (bool(colon) and hours.isdigit() and minutes.isdigit() and len(minutes) == 2
+            and int(hours) < 24 and int(minutes) < 60)
 
 
 class Island(RulesetBase):
@@ -88,6 +105,17 @@ class Island(RulesetBase):
         if phase.stage == 1:
             return DeadlineRule(_clock(state.options.get("midday"), time(13, 0)), 0, tz)
         return DeadlineRule(_clock(state.options.get("evening"), time(21, 0)), 0, tz)
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        super().check_options(options)
+        for key in ("midday", "evening"):  # I6.1
+            if key in options and not _is_clock(options[key]):
+                raise SetupError(N_("The option {option} takes a time of day as HH:MM, not "
+                                    "{value}."), option=key, value=str(options[key]))
+        count = options.get("items_per_player")
+        if count is not None and (not isinstance(count, int) or count < 0):  # I4
+            raise SetupError(N_("The option {option} takes a whole number from 0, not "
+                                "{value}."), option="items_per_player", value=str(count))
 
     # -- setup --------------------------------------------------------------------------
     def on_deal(self, ctx: Context) -> None:
