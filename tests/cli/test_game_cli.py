@@ -285,7 +285,7 @@ def test_rejected_commands_exit_1_with_the_reason_and_change_nothing(tmp_path: P
     _fails(db, 1, "The game has not started yet.", "skip", gid)
     _fails(db, 1, "The game has not started yet.", "submit", gid, "vote", "--by", "Ann",
            "--target", "Bob")
-    _fails(db, 1, "nothing has been resolved yet", "trace", gid)
+    _fails(db, 1, "Nothing has been resolved yet.", "trace", gid)
     _fails(db, 2, "give only one of --preset, --roles, --assign", "setup", gid, "--preset",
            "village-8", "--roles", "pony")
     _fails(db, 2, "--assign wants Name=role", "setup", gid, "--assign", "Ann:pony")
@@ -331,7 +331,8 @@ def test_rejected_commands_exit_1_with_the_reason_and_change_nothing(tmp_path: P
            "--target", "Bob", now=night)
     _fails(db, 1, "is not an ability of your role", "submit", gid, "abduct", "--by", "Fay",
            "--target", "Gus", now=night)
-    _fails(db, 1, "no resolution trace for 'night 7'", "trace", gid, "--phase", "night 7")
+    _fails(db, 2, "No resolution of night 7 to show; resolved so far: day 1.", "trace", gid,
+           "--phase", "night 7")
     assert _log(db, gid) == before
     assert "nothing due" in ok(run_cli(db, "tick", gid, now=night))
     assert _log(db, gid) == before
@@ -341,6 +342,8 @@ def test_errors_are_localized_in_the_games_language(tmp_path: Path) -> None:
     db = tmp_path / "nightfall.db"
     gid = game_id_of(ok(run_cli(db, "new", "--ruleset", "changelings", "--locale", "de")))
     _fails(db, 1, "Es gibt keinen Spieler namens Zed.", "withdraw", gid, "Zed")
+    _fails(db, 1, "Es gibt keinen Spieler namens Zed.", "token", "revoke", gid, "Zed")
+    _fails(db, 1, "Noch wurde nichts aufgelöst.", "trace", gid)
 
 
 def test_game_new_rejects_bad_usage_and_creates_nothing(tmp_path: Path) -> None:
@@ -443,3 +446,21 @@ def test_db_takes_a_sqlite_path_as_serve_does(tmp_path: Path) -> None:
                             capture_output=True, text=True, timeout=120, check=False,
                             env=env, cwd=tmp_path.parent)
     assert "Anmeldephase... running" in ok(status)  # the game's own language (German)
+
+
+def test_player_names_are_matched_regardless_of_case(tmp_path: Path) -> None:
+    """Names are unique regardless of case (sign-up refuses "ann" beside "Ann"), so the
+    GM may type them as he likes: ``--by ann --target cid`` is Ann voting for Cid."""
+    db = tmp_path / "nightfall.db"
+    gid = game_id_of(ok(run_cli(db, "new", "--ruleset", "changelings", "--seed", "5",
+                                "--locale", "en")))
+    for name in ROLES:
+        ok(run_cli(db, "signup", gid, name))
+    ok(run_cli(db, "setup", gid, "--assign", ",".join(f"{p}={r}" for p, r in ROLES.items())))
+    ok(run_cli(db, "start", gid))
+    accepted = ok(run_cli(db, "submit", gid, "elect", "--by", "ann", "--target", "CID"))
+    assert "accepted: Ann elect Cid" in accepted
+    ok(run_cli(db, "modkill", gid, "hal"))
+    assert "revoked" in ok(run_cli(db, "token", "revoke", gid, "bob"))
+    state = _log(db, gid)
+    assert '"player": "Hal"' in state and '"cause": "modkill"' in state

@@ -33,7 +33,7 @@ from rich.table import Table
 from nightfall.engine import Rejected, SetupError, Text
 from nightfall.engine import events as ev
 from nightfall.engine.commands import GM_ACTIONS, Command
-from nightfall.engine.text import Term, TermNames, render_phase
+from nightfall.engine.text import N_, Term, TermNames, render_phase
 from nightfall.i18n import SUPPORTED_LOCALES, gettext_for, known_zone, localize
 
 if TYPE_CHECKING:
@@ -120,6 +120,20 @@ class Session:
     def service(self) -> GameService:
         assert self._service is not None
         return self._service
+
+    def player(self, name: str) -> str:
+        """The signed-up player ``name`` means, as the GM typed it: names are unique
+        regardless of case (sign-up refuses "ann" beside "Ann"), so ``--by ann`` is Ann.
+        A name that matches nobody is passed on as it is (the engine says why)."""
+        players = self.service.load(self.gid).state.players
+        if name in players:
+            return name
+        folded = [p for p in players if p.casefold() == name.strip().casefold()]
+        return folded[0] if len(folded) == 1 else name
+
+    def say(self, msgid: str, **params: Any) -> str:
+        """``msgid`` (marked with ``N_``) in this command's language."""
+        return localize(Text(msgid, params), self.locale)
 
     @property
     def meta(self) -> GameMeta:
@@ -410,10 +424,11 @@ def token_revoke(
     """Revoke a player's private link without a new one: it answers 404 from now on, like
     an unknown link, until `game token reissue` gives him a new one."""
     with Session(db, game) as session:
+        name = session.player(name)
         try:
             active = session.service.store.revoke_access(session.gid, name)
         except LookupError:
-            _fail(f"there is no player called {name!r} in game {session.gid}")
+            _fail(session.say(N_("There is no player called {name}."), name=name))
         if active:
             out.print(f"revoked: the private link of {escape(name)} no longer works")
         else:
@@ -432,11 +447,11 @@ def token_reissue(
     if gm == (name is not None):
         raise typer.BadParameter("name a player or give --gm, not both and not neither")
     with Session(db, game) as session:
+        name = session.player(name) if name is not None else None
         try:
             token = session.service.store.issue_token(session.gid, name)
         except LookupError:
-            _fail(f"there is no player called {name!r} in game {session.gid} "
-                  "(or he has withdrawn)")
+            _fail(session.say(N_("There is no player called {name}."), name=name))
         if name is None:
             out.print(f"GM token: {token}")
         else:
@@ -593,7 +608,10 @@ def submit(
             raise Usage("give --target or --targets, not both")
         if action in _ruleset(session).gm_actions:
             raise Usage(f"{action!r} is a GM act: use `nightfall game act GAME {action} …`")
-        command = Command(action, by=by, target=target, targets=tuple(_names(targets)),
+        by = session.player(by)
+        target = session.player(target) if target is not None else None
+        command = Command(action, by=by, target=target,
+                          targets=tuple(session.player(t) for t in _names(targets)),
                           choice=choice, text=text)
         events = session.service.submit(session.gid, command)
         shown = " ".join(x for x in (", ".join(command.all_targets), choice or "") if x)
@@ -657,7 +675,7 @@ def modkill(
 ) -> None:
     """Remove a player from the game (the rule set's departure cascades follow)."""
     with Session(db, game) as session:
-        _gm(session, "modkill", target=name, text=reason)
+        _gm(session, "modkill", target=session.player(name), text=reason)
 
 
 @game_app.command("act")
@@ -729,12 +747,14 @@ def trace(
         traces = session.service.load(session.gid).state.traces
         labels = list(dict.fromkeys(t.phase for t in traces))
         if not labels:
-            _fail("nothing has been resolved yet")
+            _fail(session.say(N_("Nothing has been resolved yet.")))
         wanted = phase.strip() if phase else labels[-1]
         chosen = [label for label in labels
                   if label == wanted or label.startswith(wanted + "/")]
         if not chosen:
-            _fail(f"no resolution trace for {wanted!r}; traced: {', '.join(labels)}")
+            _fail(session.say(N_("No resolution of {phase} to show; resolved so far: "
+                                 "{phases}."), phase=wanted, phases=", ".join(labels)),
+                  EXIT_USAGE)
         _ = gettext_for(session.locale)
         for label in chosen:
             out.print(f"[bold]{escape(label)}[/bold] ({escape(render_phase(label, _))})")
