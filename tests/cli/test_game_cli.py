@@ -275,7 +275,8 @@ def test_rejected_commands_exit_1_with_the_reason_and_change_nothing(tmp_path: P
     _fails(db, 1, "The name ann is already taken.", "signup", gid, "ann")
     _fails(db, 1, "There is no player called Zed.", "withdraw", gid, "Zed")
     _fails(db, 1, "Unknown preset nope", "setup", gid, "--preset", "nope")
-    _fails(db, 1, "Unknown role: wizard.", "setup", gid, "--roles", "wizard")
+    _fails(db, 1, "Unknown role: wizard. The roles of this game: pony, changeling, queen",
+           "setup", gid, "--roles", "wizard")
     _fails(db, 1, "9 roles for 8 players.", "setup", gid, "--roles",
            ",".join(["pony"] * 8 + ["queen"]))
     _fails(db, 1, "These players have no role yet: Hal.", "setup", gid, "--assign",

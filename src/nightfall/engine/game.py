@@ -262,7 +262,8 @@ class Game:
             raise SetupError(N_("Roles were dealt already."))
         unknown = sorted({r for r in roles if r not in self.ruleset.roles})
         if unknown:
-            raise SetupError(N_("Unknown role: {roles}."), roles=tuple(unknown))
+            raise SetupError(N_("Unknown role: {roles}. The roles of this game: {known}."),
+                             roles=tuple(unknown), known=", ".join(self.ruleset.roles))
         count = len(self.state.players)
         if not self.ruleset.min_players <= count <= self.ruleset.max_players:
             raise SetupError(
