@@ -52,6 +52,17 @@ def ok(result: subprocess.CompletedProcess[str]) -> str:
     return result.stdout
 
 
+def started_by_hand(db: Path, seed: int, now: datetime | None = None) -> str:
+    """A new English game of ``ROLES``, signed up, assigned and started: its id."""
+    gid = game_id_of(ok(run_cli(db, "new", "--ruleset", "changelings", "--seed", str(seed),
+                                "--locale", "en")))
+    for name in ROLES:
+        ok(run_cli(db, "signup", gid, name))
+    ok(run_cli(db, "setup", gid, "--assign", ",".join(f"{p}={r}" for p, r in ROLES.items())))
+    ok(run_cli(db, "start", gid, now=now))
+    return gid
+
+
 def game_id_of(output: str) -> str:
     line = next(line for line in output.splitlines() if line.startswith("game: "))
     return line.removeprefix("game: ").strip()
@@ -379,12 +390,7 @@ def test_a_database_that_cannot_be_opened_is_exit_2(tmp_path: Path) -> None:
 # -- undo and replay -----------------------------------------------------------------------------
 def test_undo_keeps_the_audit_trail_and_the_log_replays_identically(tmp_path: Path) -> None:
     db = tmp_path / "nightfall.db"
-    gid = game_id_of(ok(run_cli(db, "new", "--ruleset", "changelings", "--seed", "3",
-                                "--locale", "en")))
-    for name in ROLES:
-        ok(run_cli(db, "signup", gid, name))
-    ok(run_cli(db, "setup", gid, "--assign", ",".join(f"{p}={r}" for p, r in ROLES.items())))
-    ok(run_cli(db, "start", gid, now=T0))
+    gid = started_by_hand(db, seed=3, now=T0)
     ok(run_cli(db, "close", gid, now=T0 + timedelta(hours=1)))  # day 1 -> night 1/1
     night = T0 + timedelta(hours=2)
     for by, action, target in (("Ann", "abduct", "Hal"), ("Bob", "abduct", "Hal"),
@@ -453,12 +459,7 @@ def test_player_names_are_matched_regardless_of_case(tmp_path: Path) -> None:
     """Names are unique regardless of case (sign-up refuses "ann" beside "Ann"), so the
     GM may type them as he likes: ``--by ann --target cid`` is Ann voting for Cid."""
     db = tmp_path / "nightfall.db"
-    gid = game_id_of(ok(run_cli(db, "new", "--ruleset", "changelings", "--seed", "5",
-                                "--locale", "en")))
-    for name in ROLES:
-        ok(run_cli(db, "signup", gid, name))
-    ok(run_cli(db, "setup", gid, "--assign", ",".join(f"{p}={r}" for p, r in ROLES.items())))
-    ok(run_cli(db, "start", gid))
+    gid = started_by_hand(db, seed=5)
     accepted = ok(run_cli(db, "submit", gid, "elect", "--by", "ann", "--target", "CID"))
     assert "accepted: Ann elect Cid" in accepted
     ok(run_cli(db, "modkill", gid, "hal"))

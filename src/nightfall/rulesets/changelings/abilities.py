@@ -313,45 +313,38 @@ def validate(state: GameState, command: Command) -> tuple[str, bool]:
     return ability.slot, ability.standing
 
 
-TermNames.register(
-    "action",
-    {
-        "elect": N_("elect a leader"),
-        "vote": N_("vote"),
-        "unvote": N_("withdraw your vote"),
-        "tiebreak": N_("break the tie"),
-        "successor": N_("name a successor"),
-        "abduct": N_("abduct"),
-        "replace": N_("replace"),
-        "shield": N_("shield"),
-        "investigate": N_("investigate"),
-        "scry": N_("scry"),
-        "disguise": N_("disguise"),
-        "letter": N_("write a letter"),
-        "love": N_("use the love potion"),
-        "visit": N_("visit"),
-        "pinkie_save": N_("pinkie save"),
-        "pinkie_chase": N_("pinkie chase"),
-        "drama_chase": N_("drama chase"),
-        "pass": N_("pass"),
-        "post": N_("post"),
-    },
-)
+#: what each command is called on the pages (the legal list's forms, the log)
+ACTION_NAMES: dict[str, str] = {
+    "elect": N_("elect a leader"),
+    "vote": N_("vote"),
+    "unvote": N_("withdraw your vote"),
+    "tiebreak": N_("break the tie"),
+    "successor": N_("name a successor"),
+    "abduct": N_("abduct"),
+    "replace": N_("replace"),
+    "shield": N_("shield"),
+    "investigate": N_("investigate"),
+    "scry": N_("scry"),
+    "disguise": N_("disguise"),
+    "letter": N_("write a letter"),
+    "love": N_("use the love potion"),
+    "visit": N_("visit"),
+    "pinkie_save": N_("pinkie save"),
+    "pinkie_chase": N_("pinkie chase"),
+    "drama_chase": N_("drama chase"),
+    "pass": N_("pass"),
+    "post": N_("post"),
+}
+TermNames.register("action", ACTION_NAMES)
 # The slots a stage awaits (C2.3), as the GM's dashboard names them: a slot is answered
 # by one of several actions (the changelings' "kill" by abduct or replace).
 TermNames.register(
     "slot",
     {
+        **{slot: ACTION_NAMES[slot] for slot in ("shield", "investigate", "scry", "disguise",
+                                                  "letter", "love", "visit", "tiebreak")},
         "kill": N_("abduct or replace"),
-        "shield": N_("shield"),
-        "investigate": N_("investigate"),
-        "scry": N_("scry"),
-        "disguise": N_("disguise"),
-        "letter": N_("write a letter"),
-        "love": N_("use the love potion"),
-        "visit": N_("visit"),
         "pinkie": N_("pinkie save or chase"),
-        "drama": N_("drama chase"),
-        "tiebreak": N_("break the tie"),
+        "drama": ACTION_NAMES["drama_chase"],
     },
 )
