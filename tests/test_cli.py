@@ -61,6 +61,8 @@ def test_a_failing_expectation_exits_1_and_names_step_key_expected_actual(
         ("ruleset: chess\nplayers:\n  - {name: Ann, role: pony}\n", "key 'ruleset'"),
         ("ruleset: changelings\noptions: {speed: 3}\nplayers:\n  - {name: Ann, role: pony}\n",
          "unknown option 'speed'"),
+        ("ruleset: changelings\nlocale: fr\nplayers:\n  - {name: Ann, role: pony}\n",
+         "key 'locale' (line 2): unknown locale 'fr' (known: de, en, ru)"),
         ("ruleset: changelings\noptions: {timezone: Mars/Base}\nplayers:\n"
          "  - {name: Ann, role: pony}\n", "key 'options': Unknown time zone Mars/Base"),
         ("ruleset: changelings\nplayers:\n  - {name: Ann, role: pony}\n"

@@ -101,6 +101,12 @@ def _check_names(scenario: Scenario, steps: Sequence[Step], locate: _Locator) ->
         raise ScenarioError(
             locate.message(("ruleset",), f"rule set {scenario.ruleset!r} is not available yet")
         )
+    from nightfall.i18n import SUPPORTED_LOCALES
+
+    if scenario.locale not in SUPPORTED_LOCALES:
+        raise ScenarioError(locate.message(
+            ("locale",), f"unknown locale {scenario.locale!r} (known: "
+                         f"{', '.join(SUPPORTED_LOCALES)})"))
     ruleset = get_ruleset(scenario.ruleset)
     for i, player in enumerate(scenario.players):
         if player.role not in ruleset.roles:
