@@ -61,6 +61,10 @@ def test_cli_compare_and_ablate(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     comparison = json.loads(out.read_text(encoding="utf-8"))["comparison"]
     assert (comparison["a"], comparison["b"]) == ("a", "with raven")
+    # the side-by-side table, written to a pipe or file, is not cut at 80 columns
+    table = CliRunner().invoke(app, [
+        "simulate", "--compare", str(a), str(b), "--games", "3", "--jobs", "1"]).output
+    assert "with raven" in table and "changelings" in table and "…" not in table
     result = CliRunner().invoke(app, [
         "simulate", "--preset", "village-8", "--games", "2", "--jobs", "1", "--quiet",
         "--ablate", "--json", str(out)])

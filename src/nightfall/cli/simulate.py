@@ -35,6 +35,13 @@ _CLUSTER_HELP = "Address of a Dask scheduler, e.g. tcp://host:8786 (with --backe
 _LOCALE_HELP = "Language of the messages and the report's headings: de, en or ru."
 
 
+def _report_console() -> Console:
+    """Where the report's tables go: as wide as the terminal, and 160 columns when the
+    output is a file or a pipe (Rich's 80 would cut the columns of a comparison)."""
+    console = Console(highlight=False)
+    return console if console.is_terminal else Console(highlight=False, width=160)
+
+
 def _check_locale(locale: str) -> None:
     """Before anything else: every later message is in this language."""
     if locale not in SUPPORTED_LOCALES:
@@ -126,7 +133,7 @@ def simulate(
     _check_locale(locale)
     _check_backend(backend, cluster, locale)
 
-    console = Console(highlight=False)
+    console = _report_console()
     kinds = _parse_bots(bots, locale)
     try:
         setups: list[Setup] = []
@@ -326,7 +333,7 @@ def sweep(
                          max_stages=max_stages)
     report["timing"].update(_describe(engine))
     if not quiet:
-        print_sweep(report, Console(highlight=False), locale)
+        print_sweep(report, _report_console(), locale)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         plot = plot_sweep(report, out / f"sweep.{plot_format}", locale=locale)
