@@ -83,6 +83,7 @@ def test_truncated_page_is_reported_and_the_rest_counted() -> None:
         ["--voiceless", "Zed"],
         ["--vote-pattern", "no group"],
         ["--vote-pattern", "(unclosed"],
+        ["--since", "2012-12-24 20:00", "--deadline", "2012-12-24 19:30"],
     ],
 )
 def test_bad_options_exit_2(args: list[str]) -> None:

@@ -146,6 +146,10 @@ def votecount(
                                  param_hint="--voiceless/--lovers")
     start = _when(since, zone_info, time(0, 0), "--since") if since else None
     stop = _when(deadline, zone_info, rules.deadline_time, "--deadline") if deadline else None
+    if start is not None and stop is not None and start >= stop:
+        raise typer.BadParameter(  # every post would count as before the day's start
+            f"the day starts ({start:%Y-%m-%d %H:%M}) at or after its deadline "
+            f"({stop:%Y-%m-%d %H:%M})", param_hint="--since/--deadline")
 
     posts: list[Post] = []
     usable = 0
