@@ -55,7 +55,7 @@ def test_revoke_and_reissue_player_and_gm_links(tmp_path: Path) -> None:
 
     unknown = token_cli(db, "revoke", created.id, "Zed")
     assert unknown.returncode == 1
-    assert "no player called 'Zed'" in unknown.stderr and "Traceback" not in unknown.stderr
+    assert "There is no player called Zed." in unknown.stderr and "Traceback" not in unknown.stderr
     both = token_cli(db, "reissue", created.id, "Ann", "--gm")
     assert both.returncode == 2 and "not both" in both.stderr
     assert store.who_holds(new_ann) == (created.id, "Ann")  # the mistakes changed nothing
