@@ -90,8 +90,13 @@ def start_servers(url: str, folder: Path, names: list[str], tick: float = 0.2
                   ) -> list[Server]:
     """Start the processes together (they race to migrate the fresh schema), then wait."""
     servers = [Server(url, folder, name, tick) for name in names]
-    for server in servers:
-        server.wait_ready()
+    try:
+        for server in servers:
+            server.wait_ready()
+    except BaseException:  # none may outlive a failed start: it would hold the database
+        for server in servers:
+            server.stop()
+        raise
     return servers
 
 

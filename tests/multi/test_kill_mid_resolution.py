@@ -27,18 +27,18 @@ def test_a_process_killed_while_resolving_leaves_the_game_to_the_other(
 ) -> None:
     marker = tmp_path / "paused"
     a = Server(postgres_url, tmp_path, "A", fault=f"pause:{marker}")
-    a.wait_ready()
     service = GameService(url=postgres_url)
-    game = started_game(service)
-    for i, name in enumerate(PLAYERS):  # the election, so the resolution has work to do
-        service.submit(game.game_id, Command("elect", by=name, target=PLAYERS[i % 2]))
-    pass_deadline_now(service, game.game_id)
-    before = service.store.events(game.game_id)
-
-    wait_until(marker.exists, 30, "process A to pause inside the resolution")
-    assert marker.read_text() == "after_append"
     b: Server | None = None
-    try:
+    try:  # whatever fails, no server is left running (it would hold the test database)
+        a.wait_ready()
+        game = started_game(service)
+        for i, name in enumerate(PLAYERS):  # the election, so the resolution has work
+            service.submit(game.game_id, Command("elect", by=name, target=PLAYERS[i % 2]))
+        pass_deadline_now(service, game.game_id)
+        before = service.store.events(game.game_id)
+
+        wait_until(marker.exists, 30, "process A to pause inside the resolution")
+        assert marker.read_text() == "after_append"
         with ThreadPoolExecutor(max_workers=1) as pool:  # claimed by A: skipped, not waited
             ticked = pool.submit(service.tick_due)
             try:

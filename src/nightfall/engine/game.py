@@ -383,19 +383,30 @@ class Game:
             if minutes <= 0:
                 raise Rejected(N_("Give a positive number of minutes."))
             sign = 1 if command.action == "extend" else -1
-            if sign < 0 and ctx.at is not None:  # a game on a clock (not a script)
-                self._check_shortening(state.deadline, minutes, ctx.at)
+            if sign < 0 and ctx.at is not None and state.deadline is None:
+                raise Rejected(N_("This stage has no deadline to shorten; extend it or close "
+                                  "it now."))  # a paused stage (after undo), on a clock
             ctx.emit(ev.GmActed(command.action, None, str(minutes)))
+            ends_now = False
             if state.deadline is not None:
-                ctx.emit(ev.DeadlineChanged(state.deadline + sign * timedelta(minutes=minutes)))
+                moved = state.deadline + sign * timedelta(minutes=minutes)
+                if ctx.at is not None and moved < ctx.at:
+                    # C2.6: shortened past the present, the stage ends now (at the next
+                    # tick), not at a moment long gone: the stages after it would have
+                    # closed one after the other in the catch-up
+                    moved, ends_now = ctx.at, True
+                ctx.emit(ev.DeadlineChanged(moved))
             elif ctx.at is not None and sign > 0:  # a paused stage (after undo) restarts
                 ctx.emit(ev.DeadlineChanged(ctx.at + timedelta(minutes=minutes)))
-            ctx.announce(
-                N_("The game master extended the phase by {minutes} minutes.")
-                if sign > 0
-                else N_("The game master shortened the phase by {minutes} minutes."),
-                minutes=minutes,
-            )
+            if ends_now:
+                ctx.announce(N_("The game master shortened the phase: it ends now."))
+            else:
+                ctx.announce(
+                    N_("The game master extended the phase by {minutes} minutes.")
+                    if sign > 0
+                    else N_("The game master shortened the phase by {minutes} minutes."),
+                    minutes=minutes,
+                )
         elif command.action == "skip":
             ctx.emit(ev.GmActed("skip", None, state.phase_label))
             ctx.announce(N_("The game master skipped {phase}."),
@@ -408,18 +419,6 @@ class Game:
             self.ruleset.handle_gm(ctx, command)
         else:  # pragma: no cover - GM_ACTIONS is closed
             raise Rejected(N_("Unknown command {action}."), action=command.action)
-
-    @staticmethod
-    def _check_shortening(deadline: datetime | None, minutes: int, now: datetime) -> None:
-        """C2.6: the GM shortens a running stage, never into the past (that would close
-        it and the stages after it at the next tick) nor one without a deadline."""
-        if deadline is None:
-            raise Rejected(N_("This stage has no deadline to shorten; extend it or close "
-                              "it now."))
-        if deadline - timedelta(minutes=minutes) <= now:
-            raise Rejected(N_("The new deadline ({deadline}) would be in the past; close the "
-                              "phase now instead."),
-                           deadline=deadline - timedelta(minutes=minutes))
 
     def _close_stage(self, ctx: Context) -> None:
         ctx.emit(ev.StageClosed(self.state.phase_label))
