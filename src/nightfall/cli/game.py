@@ -90,6 +90,7 @@ class Session:
         _check_locale(locale)
         self._service: GameService | None = None
         self._meta: GameMeta | None = None
+        self._players: list[str] | None = None
 
     def __enter__(self) -> Session:
         try:
@@ -125,7 +126,9 @@ class Session:
         """The signed-up player ``name`` means, as the GM typed it: names are unique
         regardless of case (sign-up refuses "ann" beside "Ann"), so ``--by ann`` is Ann.
         A name that matches nobody is passed on as it is (the engine says why)."""
-        players = self.service.load(self.gid).state.players
+        if self._players is None:  # one load per command, however many names it takes
+            self._players = list(self.service.load(self.gid).state.players)
+        players = self._players
         if name in players:
             return name
         folded = [p for p in players if p.casefold() == name.strip().casefold()]

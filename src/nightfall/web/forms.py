@@ -76,8 +76,8 @@ class ActionForm:
     @property
     def prompt(self) -> str:
         """The msgid that labels the drop-down: what its options name."""
-        shapes = {len(decode(o.key)[0]) if decode(o.key)[1] is None else -1
-                  for o in self.options}
+        shapes = {len(targets) if choice is None else -1
+                  for targets, choice in (decode(o.key) for o in self.options)}
         if shapes == {1}:
             return N_("Player")
         if shapes == {2}:

@@ -10,6 +10,8 @@ commands for a player (bots and the web page use the same list).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from nightfall.engine import N_, Command, GameState, Term, Text
 from nightfall.engine.abilities import (
     Ability,
@@ -117,18 +119,27 @@ def _banishment_day(state: GameState, ability: Ability, actor: str) -> Text | No
     return None
 
 
-def _not_for_lover(state: GameState, ability: Ability, actor: str
-                   ) -> PreparedTargetCheck | None:
-    partner = memory.partner_of(state, actor)
-    if partner is None:
-        return None
+def _refusing_the_partner(reason: Callable[[str], Text]
+                          ) -> Callable[[GameState, Ability, str], PreparedTargetCheck | None]:
+    """A target check prepared per actor that refuses his own lover with ``reason(lover)``
+    (C7.3, C8.2); it refuses nobody for an actor without one."""
+    def prepare(state: GameState, ability: Ability, actor: str) -> PreparedTargetCheck | None:
+        partner = memory.partner_of(state, actor)
+        if partner is None:
+            return None
+        refused = reason(partner)
 
-    def check(target: str) -> Text | None:
-        if partner == target:
-            return Text(N_("You cannot vote for your lover {name} (C8.2)."), {"name": partner})
-        return None
+        def check(target: str) -> Text | None:
+            return refused if target == partner else None
 
-    return check
+        return check
+
+    return prepare
+
+
+_not_for_lover = _refusing_the_partner(
+    lambda partner: Text(N_("You cannot vote for your lover {name} (C8.2)."),
+                         {"name": partner}))
 
 
 def _has_vote(state: GameState, ability: Ability, actor: str) -> Text | None:
@@ -163,18 +174,8 @@ def _a_pony(state: GameState, ability: Ability, actor: str, target: str) -> Text
     return None
 
 
-def _not_own_lover(state: GameState, ability: Ability, actor: str
-                   ) -> PreparedTargetCheck | None:
-    partner = memory.partner_of(state, actor)
-    if partner is None:
-        return None
-
-    def check(target: str) -> Text | None:
-        if partner == target:
-            return refusal(N_("You cannot abduct or replace your own lover (C7.3)."))
-        return None
-
-    return check
+_not_own_lover = _refusing_the_partner(
+    lambda _partner: refusal(N_("You cannot abduct or replace your own lover (C7.3).")))
 
 
 def _replacement_left(state: GameState, ability: Ability, actor: str) -> Text | None:
