@@ -66,12 +66,14 @@ class DeadlineRule:
         return deadline
 
 
-def is_time_zone(name: object) -> bool:
-    """Whether ``name`` names a time zone deadlines can be computed in (``Europe/Berlin``)."""
-    if not isinstance(name, str) or not name or name != name.strip():
-        return False
+def known_zone(name: object) -> ZoneInfo | None:
+    """The time zone a setting names (a game's or a player's ``timezone``); ``None`` when
+    it is unset or names no zone this machine knows, so a bad value shows times in the
+    default zone (or is refused by whoever validates it, e.g.
+    :meth:`~nightfall.engine.ruleset.Ruleset.check_options`) instead of failing a page."""
+    if not isinstance(name, str) or not name:
+        return None
     try:
-        ZoneInfo(name)
+        return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        return False
-    return True
+        return None

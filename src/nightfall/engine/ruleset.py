@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from nightfall.engine.commands import Command
 from nightfall.engine.errors import SetupError
-from nightfall.engine.phase import DeadlineRule, Phase, is_time_zone
+from nightfall.engine.phase import DeadlineRule, Phase, known_zone
 from nightfall.engine.state import GameState
 from nightfall.engine.text import N_, Term, TermNames, Text
 
@@ -103,7 +103,7 @@ class Ruleset(ABC):
         would leave a game that can never start). Here: ``timezone``, where a rule set
         has it; rule sets add their own and call this."""
         zone = options.get("timezone")
-        if zone is not None and not is_time_zone(zone):
+        if zone is not None and known_zone(zone) is None:
             raise SetupError(N_("Unknown time zone {zone} (e.g. Europe/Berlin)."), zone=zone)
 
     # -- phases -----------------------------------------------------------------------

@@ -11,12 +11,12 @@ from datetime import tzinfo
 from functools import cache
 from io import BytesIO
 from pathlib import Path
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
+from nightfall.engine.phase import known_zone as known_zone  # one parser, re-exported
 from nightfall.engine.text import Text, render
 
 LOCALES_DIR = Path(__file__).parent / "locales"
@@ -50,15 +50,3 @@ def gettext_for(locale: str) -> Callable[[str], str]:
 def localize(text: Text, locale: str, tz: tzinfo | None = None) -> str:
     """Render an engine :class:`Text` in ``locale``, moments in the time zone ``tz``."""
     return render(text, gettext_for(locale), tz)
-
-
-def known_zone(name: object) -> ZoneInfo | None:
-    """The time zone a setting names (a game's or a player's ``timezone``); ``None`` when
-    it is unset or names no zone this machine knows, so a bad value shows times in the
-    default zone (or is refused by whoever validates it) instead of failing a page."""
-    if not isinstance(name, str) or not name:
-        return None
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return None
