@@ -11,7 +11,9 @@ Every game is played by ``nightfall.sim.play.play_game`` exactly as ``nightfall 
 plays it: full rules, the event log, the projection for bots that read it and the legal
 command list for every turn. The "engine only" row replays the same games' accepted
 commands and deadlines into a fresh game (no projections, no legal lists, no bots): the
-speed the engine core and rule set allow at best for this play. ``--profile`` runs
+speed the engine core and rule set allow at best for this play. The "log fold only" row
+rebuilds the state from the same finished games' event logs and does nothing else: the
+bound that the log itself puts on any engine that keeps it. ``--profile`` runs
 cProfile over a few games per setup and prints where the time goes (engine core, rule
 set, simulator; and per entry point). ``--compiled`` runs the same against the mypyc
 build of ``scripts/build_compiled.sh`` (``build/compiled``; refused when its sources differ
@@ -34,6 +36,8 @@ from typing import Any, ClassVar
 
 import nightfall.sim.play as sim_play
 from nightfall.engine import Command, Game
+from nightfall.engine.events import Event
+from nightfall.engine.state import GameState, apply
 from nightfall.rulesets import RULESET_IDS, get_ruleset
 from nightfall.sim.play import gc_paused, play_game, player_names
 from nightfall.sim.seeds import game_seed
@@ -136,6 +140,18 @@ def replay(setup: Setup, seed: int, log: list[Command | None]) -> Game:
                 game.execute(command)
     assert game.state.ended
     return game
+
+
+def fold(events: list[Event]) -> GameState:
+    """The state rebuilt from a finished game's log, event by event, and nothing else:
+    no rules, no checks, no events built. Whatever the rules cost, a game that keeps this
+    log costs at least this much (plus building the events), which bounds the games per
+    second of any engine with this log from above."""
+    with gc_paused():
+        state = GameState()
+        for event in events:
+            apply(state, event)
+    return state
 
 
 def setups() -> list[Setup]:
@@ -256,6 +272,15 @@ def main() -> None:
 
         speed, count = rate(engine_only, args.seconds)
         label = "  same games, engine only"
+        print(f"{label:<36} {count:>7} {speed:>13.1f} {floor / speed:>13.0f}×")
+        finished = [list(replay(setup, game_seed(1, index), logs[index]).events)
+                    for index in range(50)]
+
+        def fold_only(index: int, finished: list[list[Event]] = finished) -> object:
+            return fold(finished[index % 50])
+
+        speed, count = rate(fold_only, args.seconds)
+        label = "  same games, log fold only"
         print(f"{label:<36} {count:>7} {speed:>13.1f} {floor / speed:>13.0f}×")
     if args.profile:
         for setup in setups():
