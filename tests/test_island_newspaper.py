@@ -57,16 +57,17 @@ def test_the_newspaper_in_russian() -> None:
     assert lines[0] == "Газета острова — день 2"
     assert "Игроки в порядке списка:" in lines
     # seating order, statuses, revealed roles and public passive items (I3.2, I4)
-    assert "1. Аня — жив, вещи: Черные очки" in lines
-    assert "2. Боря — жив, вещи: Рупор" in lines
-    assert "4. Гена — жив, Авторитет, раскрылся" in lines
-    assert any(line.startswith("3. Вика — жив") and "Овечья шкура (использована)" in line
+    assert "1. Аня — в игре, вещи: Черные очки" in lines
+    assert "2. Боря — в игре, вещи: Рупор" in lines
+    assert "4. Гена — в игре, Авторитет, раскрыт(а)" in lines
+    assert any(line.startswith("3. Вика — в игре") and "Овечья шкура (без заряда)" in line
                for line in lines)
-    assert any(line.startswith("5. Даша — съеден оборотнями (день 1), Медсестра")
+    assert any(line.startswith("5. Даша — съеден(а) оборотнями (день 1), Медсестра")
                for line in lines)
-    # activated items with user and target
-    assert "- день 1: Даша применил «Шокер» к игроку Жора" in lines
-    assert "- день 1: Вика применил «Овечья шкура» к игроку Егор" in lines
+    # activated items with user and target; no verb in the past tense, which would
+    # need the player's gender (Даша, Вика), and a sheep skin hands the lynch on
+    assert "- день 1: Даша → Жора: «Шокер»" in lines
+    assert "- день 1: «Овечья шкура» игрока Вика — вместо него линчуют игрока Егор" in lines
     # the lynch table with its corrections
     assert "Голосование дня 1:" in lines
     assert "Егор → Вика (забран Авторитетом Гена)" in lines
@@ -74,8 +75,8 @@ def test_the_newspaper_in_russian() -> None:
     assert any(line.startswith("Итог: Вика 5") for line in lines)
     assert "Линчеваны: Егор" in lines
     # the night and the spirit
-    assert "- Даша: съеден оборотнями" in lines
-    assert "- Жора: погиб от проверки ясновидящего" in lines
+    assert "- Даша: съеден(а) оборотнями" in lines
+    assert "- Жора: погиб(ла) от проверки ясновидящего" in lines
     assert any("Вопрос Духу от игрока Аня: «Оборотень сидит рядом с Егором?» — ответ: нет."
                in line for line in lines)
 

@@ -59,3 +59,18 @@ def test_island_gm_acts(env: Env) -> None:
         "csrf_token": csrf, "action": "answer", "choice": "maybe"})
     assert response.status_code == 400 and "The spirit answers yes or no." in response.text
     assert env.service.meta(game_id).head_seq == head
+
+
+def test_russian_private_page_explains_the_island_role(env: Env) -> None:
+    """The page shows the rule set's own role text in the player's language: the
+    Island's «ясновидящий», the side in the nominative, no gendered «выбыл»."""
+    svc = env.service
+    created = svc.create("island", 5, {"random_events": False}, "ru")
+    tokens = {name: svc.signup(created.id, name) for name in ROLES}
+    svc.assign(created.id, ROLES)
+    svc.start(created.id)
+    page = env.client.get(f"/p/{tokens['Bob']}", params={"lang": "ru"}).text
+    assert "Ты ясновидящий. Каждый день ты называешь одного игрока" in page
+    assert "провидица" not in page and "твоя сторона: мирные жители" in page
+    wolf = env.client.get(f"/p/{tokens['Ann']}", params={"lang": "ru"}).text
+    assert "Мафия побеждает, когда в живых остаются только её игроки" in wolf

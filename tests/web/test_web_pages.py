@@ -34,9 +34,9 @@ def test_thread_shows_posts_votes_and_announcements(env: Env, small: Small) -> N
     page = env.client.get(f"/g/{small.game_id}").text
     assert '<em class="action">*yawns*</em>' in page
     assert page.count('class="post vote superseded"') == 1  # Ann's first vote
-    assert "Ann votes: elect a leader → Cid" in page
+    assert "Ann votes for Cid as leader." in page
     assert "Day 1 begins. Elect your leader!" in page  # the GM's announcement
-    assert 'class="ballot">Ann → Cid' in page  # the current tally
+    assert 'data-target="Cid" data-count="1"><strong>Cid</strong> (1): Ann<' in page  # tally
 
 
 def test_private_page_shows_role_notices_actions_and_countdown(env: Env, small: Small) -> None:

@@ -19,6 +19,7 @@ from fastapi import Request
 
 from nightfall.engine import Command, Game, Rejected, Text
 from nightfall.engine.text import N_
+from nightfall.web.explain import action_explanation
 from nightfall.web.i18n import Translator
 
 #: actions cast in the public thread when the rule set makes the votes public
@@ -72,6 +73,8 @@ class ActionForm:
     #: None: no text field; True: required; False: optional
     text: bool | None = None
     current: str | None = None
+    #: what the action does (an English msgid), shown under the form's title
+    hint: str | None = None
 
     @property
     def prompt(self) -> str:
@@ -110,9 +113,7 @@ def choice_label(game: Game, choice: str, tr: Translator) -> str:
         return tr.term("role", choice)
     if choice in game.ruleset.item_ids:
         return tr.term("item", choice)
-    if choice in ("yes", "no"):
-        return tr.term("answer", choice)
-    return choice
+    return tr.choice(choice)
 
 
 def option_label(game: Game, targets: tuple[str, ...], choice: str | None,
@@ -150,7 +151,8 @@ def action_forms(game: Game, player: str, tr: Translator, *, thread: bool | None
             if text is None and command.text is not None:
                 text = True
             form = forms[command.action] = ActionForm(
-                command.action, upper_first(tr.term("action", command.action)), text=text)
+                command.action, upper_first(tr.term("action", command.action)), text=text,
+                hint=action_explanation(game.ruleset.id, command.action))
             current = submissions.get(command.action)
             if current is not None:
                 form.current = option_label(game, current.targets, current.choice, tr)

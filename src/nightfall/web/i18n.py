@@ -18,6 +18,8 @@ from nightfall.i18n import SUPPORTED_LOCALES, gettext_for
 
 LANG_COOKIE = "nf_lang"
 LANGUAGE_NAMES = {"de": "Deutsch", "en": "English", "ru": "Русский"}
+#: the kinds of ids a command's ``choice`` names (the liar's disguise, an item, yes/no)
+CHOICE_DOMAINS = ("role", "item", "answer")
 
 
 def supported(locale: str | None) -> str | None:
@@ -74,6 +76,17 @@ class Translator:
         if term_id is None:
             return "—"
         return self.gettext(TermNames.msgid(Term(domain, term_id)))
+
+    def choice(self, choice: str | None) -> str:
+        """A submission's choice by its name: a role, an item or an answer id is shown in
+        this language ("Anti-Hate-Shield", not ``shield``); anything else as sent."""
+        if not choice:
+            return ""
+        for domain in CHOICE_DOMAINS:
+            msgid = TermNames.known(Term(domain, choice))
+            if msgid is not None:
+                return self.gettext(msgid)
+        return choice
 
     def phase(self, label: str | None) -> str:
         return render_phase(label or "", self.gettext) if label else "—"

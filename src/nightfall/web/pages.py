@@ -7,13 +7,14 @@ event from ``to_seq`` on, exactly as :class:`nightfall.engine.Game` folds it.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from nightfall.engine import Game, Rejected, Ruleset, Text
 from nightfall.engine import events as ev
+from nightfall.engine.text import N_
 from nightfall.web.notices import notice_text
 
 LogEntry = tuple[int, datetime, ev.Event]
@@ -72,6 +73,23 @@ def thread(log: Sequence[LogEntry], public_slots: frozenset[str]) -> list[Thread
             entry.latest = key not in seen
             seen.add(key)
     return entries
+
+
+#: what each public vote is about, as the tally's heading and a vote's line in the thread
+#: ("Erdbeere votes to banish Honig", not "Erdbeere votes: vote → Honig")
+VOTE_TITLES = {"elect": N_("Votes for leader"), "vote": N_("Votes to banish")}
+VOTE_LINES = {"elect": N_("{name} votes for {targets} as leader."),
+              "vote": N_("{name} votes to banish {targets}.")}
+VOTE_LINE = N_("{name} votes: {action} → {targets}")
+
+
+def tally(ballots: Mapping[str, str]) -> list[tuple[str, list[str]]]:
+    """The current votes by target, most votes first: each target with who votes for him,
+    so a reader sees the standing at a glance instead of counting names."""
+    by_target: dict[str, list[str]] = {}
+    for voter, target in ballots.items():
+        by_target.setdefault(target, []).append(voter)
+    return sorted(by_target.items(), key=lambda item: (-len(item[1]), item[0]))
 
 
 @dataclass

@@ -23,6 +23,7 @@ from nightfall.i18n import SUPPORTED_LOCALES
 from nightfall.web import csrf
 from nightfall.web.i18n import LANGUAGE_NAMES, Translator, from_data
 from nightfall.web.markup import roleplay
+from nightfall.web.pages import VOTE_LINE, VOTE_LINES, VOTE_TITLES, tally
 
 TEMPLATES = Path(__file__).parent / "templates"
 FLASH_COOKIE = "nf_flash"
@@ -30,6 +31,8 @@ FLASH_COOKIE = "nf_flash"
 env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]),
                   trim_blocks=True, lstrip_blocks=True)
 env.filters["roleplay"] = roleplay
+env.filters["tally"] = tally
+env.globals.update(vote_titles=VOTE_TITLES, vote_lines=VOTE_LINES, vote_line=VOTE_LINE)
 
 
 def lang_url(request: Request, locale: str) -> str:

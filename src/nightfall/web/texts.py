@@ -74,8 +74,8 @@ def log_line(event: ev.Event, ruleset: Ruleset, tr: Translator) -> str | None:
     elif isinstance(event, ev.Submitted):
         text = Text(N_("{name}: {action} {targets}"),
                     {"name": event.player, "action": Term("action", event.action),
-                     "targets": ", ".join([*event.targets, *([event.choice] if event.choice
-                                                              else [])])})
+                     "targets": ", ".join([*event.targets, *([drawn_name(event.choice, ruleset, tr)]
+                                                              if event.choice else [])])})
     elif isinstance(event, ev.SubmissionWithdrawn):
         text = Text(N_("{name} withdraws a submission."), {"name": event.player})
     elif isinstance(event, ev.Posted):

@@ -301,9 +301,11 @@ def _eat_limit(state: GameState, ability: Ability, actor: str) -> PreparedComman
 
     def check(command: Command) -> Text | None:
         targets = command.all_targets
-        if len(targets) > limit or len(set(targets)) != len(targets):
+        if len(targets) > limit:
             return refusal(N_("The werewolves may eat two players only under the full moon, "
                            "one otherwise (I5)."))
+        if len(set(targets)) != len(targets):  # [R] two different victims
+            return refusal(N_("Name two different players."))
         return None
 
     return check

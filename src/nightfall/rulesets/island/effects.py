@@ -6,6 +6,7 @@ from __future__ import annotations
 from nightfall.engine import N_, Context, Term
 from nightfall.engine.events import ItemGiven, ItemTaken, ItemUsedChanged
 from nightfall.rulesets.island import memory
+from nightfall.rulesets.island.items import SHEEP_SKIN
 
 
 def day_number(ctx: Context) -> int:
@@ -20,6 +21,9 @@ def activate(ctx: Context, user: str, item: str, target: str | None = None) -> N
     ctx.flag(memory.ACTIVATIONS, log)
     if target is None:
         ctx.announce(N_("{name} used the {item}."), name=user, item=Term("item", item))
+    elif item == SHEEP_SKIN:  # worn, not played on somebody: it hands the lynch on
+        ctx.announce(N_("The {item} of {name} works: {target} is lynched in his place."),
+                     name=user, item=Term("item", item), target=target)
     else:
         ctx.announce(N_("{name} used the {item} on {target}."), name=user,
                      item=Term("item", item), target=target)

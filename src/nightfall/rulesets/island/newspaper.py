@@ -15,7 +15,7 @@ from nightfall.engine import GameState, Term
 from nightfall.engine.text import TermNames
 from nightfall.rulesets.island import memory
 from nightfall.rulesets.island.happenings import DESCRIPTIONS
-from nightfall.rulesets.island.items import is_public
+from nightfall.rulesets.island.items import SHEEP_SKIN, is_public
 from nightfall.rulesets.island.roles import LYNCHED, NIGHT_CAUSES, PUBLIC_STATUSES
 from nightfall.rulesets.island.seating import seating
 from nightfall.rulesets.island.view import role_public
@@ -67,7 +67,7 @@ def newspaper(state: GameState, _: Gettext) -> str:
     if event is not None and not state.ended:
         description = _(DESCRIPTIONS[event]).format(name=state.flags.get(memory.PICK_ME) or "—")
         lines.append(_("Today's event: {event}").format(event=term("event", event, _))
-                     + " " + description)
+                     + " — " + description)
     lines += ["", _("Players in their seating order:")]
     for index, name in enumerate(seating(state), start=1):
         lines.append(f"{index}. " + _player_line(state, name, _))
@@ -76,7 +76,9 @@ def newspaper(state: GameState, _: Gettext) -> str:
         lines += ["", _("Activated items:")]
         for act in activations:
             item = term("item", str(act["item"]), _)
-            if act.get("target"):
+            if act.get("target") and act["item"] == SHEEP_SKIN:
+                text = _("day {day}: the {item} of {name} passed the lynch to {target}")
+            elif act.get("target"):
                 text = _("day {day}: {name} used the {item} on {target}")
             else:
                 text = _("day {day}: {name} used the {item}")

@@ -202,7 +202,10 @@ def step_sleepwalker(ctx: Context) -> None:
                       a=a, b=b)
         else:
             target = sub.target or ""
-            used = used_items(state, target) if state.is_alive(target) else []
+            if not state.is_alive(target):
+                ctx.trace(N_("{target} is gone: nothing to recharge."), target=target)
+                continue
+            used = used_items(state, target)
             item = sub.choice if sub.choice in used else (used[0] if used else None)
             if item is None:
                 ctx.trace(N_("{target} holds no used item to recharge."), target=target)

@@ -16,13 +16,22 @@ from nightfall.engine import (
     Preset,
     Rejected,
     SetupError,
+    Text,
 )
 from nightfall.engine import Ruleset as RulesetBase
 from nightfall.engine.events import ItemGiven, Posted, StatusChanged, SubmissionWithdrawn
 from nightfall.engine.phase import DAY, ENDED
 from nightfall.engine.ruleset import Role
 from nightfall.engine.text import Term
-from nightfall.rulesets.island import daytime, departures, memory, presets, victory, view
+from nightfall.rulesets.island import (
+    daytime,
+    departures,
+    memory,
+    presets,
+    texts,
+    victory,
+    view,
+)
 from nightfall.rulesets.island.abilities import validate
 from nightfall.rulesets.island.happenings import EVENT_IDS, PALMS_BLOOM
 from nightfall.rulesets.island.items import ITEM_IDS
@@ -231,8 +240,12 @@ class Island(RulesetBase):
         marked[target] = command.text or "gm"
         ctx.flag(memory.VIOLATIONS, marked)
         ctx.flag(memory.OVERRULED, [p for p in overruled if p != target] or None)
-        ctx.announce(N_("The game master marks a violation of the rules by {name}."),
-                     name=target)
+        if command.text:  # the players learn what was wrong, not only who
+            ctx.announce(N_("The game master marks a violation of the rules by {name}: "
+                            "{reason}"), name=target, reason=command.text)
+        else:
+            ctx.announce(N_("The game master marks a violation of the rules by {name}."),
+                         name=target)
 
     def resolve(self, ctx: Context) -> None:
         """I7: stage 1 at 13:00; stage 2 at 21:00 with the win checked after the lynch and
@@ -279,6 +292,9 @@ class Island(RulesetBase):
 
     def roles_for(self, player_count: int) -> tuple[str, ...]:
         return presets.roles_for(player_count)
+
+    def role_text(self, role: str) -> Text:
+        return texts.role_text(role)
 
 
 ISLAND = Island()

@@ -3,6 +3,7 @@ notices, actions and submissions; the thread with his post and vote forms."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
@@ -10,6 +11,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from nightfall.engine import Command, Game, Rejected, SetupError
+from nightfall.engine import events as ev
 from nightfall.engine.text import N_, Term, Text
 from nightfall.web import csrf, forms, limits, pages
 from nightfall.web.explain import item_explanation, role_explanation
@@ -113,14 +115,53 @@ async def act(request: Request, access: PlayerAccess) -> Response:
         return await render(request, access, stale, 409)
     try:
         command = forms.command_from_form(access.player or "", form)
-        await run_in_threadpool(service(request).submit, access.game_id, command)
+        events = await run_in_threadpool(service(request).submit, access.game_id, command)
     except forms.BadInput as bad:
         return await render(request, access, bad.text, 400)
     except (Rejected, SetupError) as rejected:
         return await render(request, access, rejected.reason, 400)
     url = f"/p/{access.token}" + ("/thread" if back == "thread" else "")
-    return redirect(request, url, Text(N_("Done: {action}."), {
-        "action": Term("action", command.action)}))
+    return redirect(request, url, saved_message(game, command, events))
+
+
+def saved_message(game: Game, command: Command, events: Sequence[ev.Event]) -> Text:
+    """What the player just sent, in words, and whether he may still change it: "Saved:
+    abduct → Derpy. You can change it until the deadline." rather than a bare "Done:
+    abduct", which left him guessing which target was stored. When his input was the
+    last one the stage waited for (early close, C2.3), the stage has closed: say so."""
+    action = Term("action", command.action)
+    if command.action == "unvote":
+        return Text(N_("Your vote is withdrawn."))
+    closed = any(isinstance(e, ev.StageClosed) for e in events)
+    settled = closed or any(isinstance(e, ev.Announced | ev.StatusChanged | ev.PlayerLeft)
+                            for e in events)
+    chosen: list[str | Term] = list(command.all_targets)
+    if command.choice is not None:
+        chosen.insert(0, choice_term(game, command.choice))
+    params: dict[str, object] = {"action": action, "chosen": tuple(chosen)}
+    if closed:
+        return Text(N_("Saved: {action} → {chosen}. That was the last input this stage "
+                       "waited for: it has closed.") if chosen else
+                    N_("Saved: {action}. That was the last input this stage waited for: "
+                       "it has closed."), params)
+    if not chosen:
+        return Text(N_("Saved: {action}."), params)
+    if settled:
+        return Text(N_("Saved: {action} → {chosen}."), params)
+    return Text(N_("Saved: {action} → {chosen}. You can change it until the deadline."),
+                params)
+
+
+def choice_term(game: Game, choice: str) -> str | Term:
+    """A command's choice as a term the reader's language names (a role, an item, an
+    answer), else as sent."""
+    if choice in game.ruleset.roles:
+        return Term("role", choice)
+    if choice in game.ruleset.item_ids:
+        return Term("item", choice)
+    if choice in ("yes", "no"):
+        return Term("answer", choice)
+    return choice
 
 
 @router.post("/p/{token}/post",

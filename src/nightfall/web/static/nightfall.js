@@ -52,12 +52,23 @@
     });
   }
 
+  /* A form with data-confirm (the GM's acts that cannot be taken back at once: new
+     links, revoking, skipping, modkill, undo) asks first; one stray click must not cut
+     every player off. */
+  function confirmSubmit(event) {
+    var form = event.target;
+    if (form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
+      event.preventDefault();
+    }
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     connect();
     tick();
     setInterval(tick, 1000);
     browserZone();
     document.addEventListener("click", copy);
+    document.addEventListener("submit", confirmSubmit);
   });
   document.addEventListener("htmx:afterSwap", tick);
 })();

@@ -1,0 +1,68 @@
+"""What each Island role does, in a few sentences for the player's private page (I1, I2).
+
+The web page asks the rule set first (``Ruleset.role_text``); these texts restate the
+numbered rules a player needs at the table — how his side wins, what his move does and
+where it stops — so that he need not read docs/rules/island.md to play.
+"""
+
+from __future__ import annotations
+
+from nightfall.engine import N_, Term, Text
+from nightfall.rulesets.island.roles import (
+    AUTHORITY,
+    HALF_BLOOD,
+    HAMSTER,
+    MANIAC,
+    NURSE,
+    PASSENGER,
+    SEER,
+    SLEEPWALKER,
+    UNTOUCHABLE,
+    WEREWOLF,
+    WITCH,
+)
+
+_ROLES: dict[str, str] = {
+    PASSENGER: N_("You are a passenger, one of the peaceful islanders. You have no night "
+                  "move: find the werewolves in the thread and lynch them. Your side wins "
+                  "when only peaceful islanders are left alive (I1.2)."),
+    SEER: N_("You are the seer. Each day you name one player and in the evening learn "
+             "whether he is a werewolf. The half-blood and the hamster look innocent, dark "
+             "glasses block your look, and a hamster you look at dies of it (I2.1)."),
+    NURSE: N_("You are the nurse. Each day you name one player whom the coming night "
+              "cannot harm — werewolves, witch, hamster, maniac. Yourself only once per "
+              "game; against the lynch you cannot help (I2.2)."),
+    UNTOUCHABLE: N_("You are the untouchable, a peaceful islander: the werewolves cannot "
+                    "kill you. The witch, the hamster, the seer, the maniac and every item "
+                    "work on you as on anybody (I2.3)."),
+    AUTHORITY: N_("You are the authority. Once per game, during a day, you may reveal "
+                  "yourself and take a living player's vote: that day it goes where your "
+                  "own vote goes. Everybody sees your role from then on (I2.4)."),
+    WITCH: N_("You are the witch. You have two spells, each once per game and not both in "
+              "one night: kill a player, or cancel every other night move of that evening "
+              "(I2.5)."),
+    SLEEPWALKER: N_("You are the sleepwalker. Each night you either swap all items of two "
+                    "players or make a used item usable again (I2.6)."),
+    MANIAC: N_("You are the sex maniac. Each night you visit one player: the next day he "
+               "has no vote and may not argue in the thread. A camouflage cloak protects "
+               "against you (I2.7)."),
+    WEREWOLF: N_("You are a werewolf. Each day the pack names one victim (two under the "
+                 "full moon) whom it eats in the evening; if the werewolves name different "
+                 "victims, nobody is eaten (I2.8). The mafia win when only they are left "
+                 "alive, or, if the game has the parity option, as soon as they are as many "
+                 "as the rest (I1.2)."),
+    HALF_BLOOD: N_("You are the half-blood: you play for the werewolves but cannot kill, "
+                   "and the seer sees no werewolf in you. When the last werewolf dies, you "
+                   "become a werewolf and eat from the next evening on (I1.3)."),
+    HAMSTER: N_("You are the mutant hamster and play only for yourself: each night you "
+                "kill one player. You win if you are the last one left alive. If the seer "
+                "looks at you, you die of it (I2.1, I2.9)."),
+}
+
+
+def role_text(role: str) -> Text:
+    """The player's own role in a few sentences."""
+    found = _ROLES.get(role)
+    if found is None:
+        return Text(N_("You are {role}."), {"role": Term("role", role)})
+    return Text(found)
