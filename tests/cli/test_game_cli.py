@@ -64,8 +64,10 @@ def started_by_hand(db: Path, seed: int, now: datetime | None = None) -> str:
 
 
 def game_id_of(output: str) -> str:
-    line = next(line for line in output.splitlines() if line.startswith("game: "))
-    return line.removeprefix("game: ").strip()
+    """The id on the first line of ``game new`` (``game: ID``, ``Spiel: ID``, ``игра: ID``)."""
+    label, _, game_id = output.splitlines()[0].partition(": ")
+    assert label in ("game", "Spiel", "игра") and game_id.strip(), output
+    return game_id.strip()
 
 
 def decoded_export(document: dict[str, Any]) -> list[ev.Event]:
@@ -361,17 +363,20 @@ def test_errors_are_localized_in_the_games_language(tmp_path: Path) -> None:
 def test_game_new_rejects_bad_usage_and_creates_nothing(tmp_path: Path) -> None:
     db = tmp_path / "nightfall.db"
     _fails(db, 2, "unknown rule set 'chess'", "new", "--ruleset", "chess")
-    _fails(db, 2, "unknown option 'foo'", "new", "--ruleset", "changelings", "--option", "foo=1")
-    _fails(db, 2, "--option: Unknown time zone Moon/Base", "new", "--ruleset", "changelings",
+    english = ("new", "--ruleset", "changelings", "--locale", "en")
+    _fails(db, 2, "unknown option 'foo'", *english, "--option", "foo=1")
+    _fails(db, 2, "--option: Unknown time zone Moon/Base", *english,
            "--option", "timezone=Moon/Base")
-    _fails(db, 2, "true or false", "new", "--ruleset", "changelings", "--option",
-           "early_close=maybe")
+    _fails(db, 2, "true or false", *english, "--option", "early_close=maybe")
+    # without --locale the game would be German (Changelings), and so is the error
+    _fails(db, 2, "Fehler: die Option early_close ist true oder false, nicht 'maybe'", "new",
+           "--ruleset", "changelings", "--option", "early_close=maybe")
     _fails(db, 2, "choose one of", "new", "--ruleset", "changelings", "--locale", "xx")
     assert "no games yet" in ok(run_cli(db, "list"))
     created = ok(run_cli(db, "new", "--ruleset", "changelings", "--title", "Canterlot",
                          "--option", "early_close=false", "--option", "timezone=Europe/Vienna"))
     gid = game_id_of(created)
-    assert "GM token: " in created
+    assert "Spielleiter-Token: " in created  # a Changelings game is German by default
     listing = ok(run_cli(db, "list"))
     assert gid in listing and "Canterlot" in listing
     first = json.loads(_log(db, gid).splitlines()[0])["payload"]

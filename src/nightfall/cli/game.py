@@ -9,6 +9,14 @@ Every command opens the event store (``--db``, default ``NIGHTFALL_DATABASE_URL`
 
 The clock is the system clock; ``NIGHTFALL_NOW`` (an ISO time with offset, e.g.
 ``2024-03-01T18:00:00+01:00``) fixes it, for rehearsals and reproducible tests.
+
+Everything a command prints about a game is in the game's language (``--locale`` where a
+command takes it): the engine's texts and the command's own words alike, which are
+English msgids marked with ``N_`` in this file and translated in the Babel catalogs. A
+command about no game (``list``, ``tick --all``, an unknown game) speaks ``--locale`` or
+English, as ``simulate`` does. Ids stay as they are: game ids, tokens, event types and
+field names, action and role ids (what the GM types), and the JSON of ``log --json`` and
+``export``.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 from zoneinfo import ZoneInfo
 
 import typer
+from babel.dates import format_date
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -62,7 +71,12 @@ LocaleOption = Annotated[str | None, typer.Option(
 
 
 class Usage(Exception):
-    """Bad usage: exit 2 with this message."""
+    """Bad usage: exit 2 with this message (an ``N_`` msgid and its parameters), shown in
+    the language of the command, which is known only once the game is loaded."""
+
+    def __init__(self, msgid: str, **params: Any) -> None:
+        self.text = Text(msgid, params)
+        super().__init__(localize(self.text, "en"))
 
 
 # -- opening the store and mapping errors to exit codes --------------------------------------
@@ -75,9 +89,10 @@ def _clock() -> Clock:
     try:
         moment = datetime.fromisoformat(fixed)
     except ValueError:
-        raise Usage(f"NIGHTFALL_NOW={fixed!r} is not an ISO time") from None
+        raise Usage(N_("NIGHTFALL_NOW={value} is not an ISO time"), value=repr(fixed)) from None
     if moment.tzinfo is None:
-        raise Usage(f"NIGHTFALL_NOW={fixed!r} needs a UTC offset, e.g. +01:00")
+        raise Usage(N_("NIGHTFALL_NOW={value} needs a UTC offset, e.g. +01:00"),
+                    value=repr(fixed))
     return FixedClock(moment)
 
 
@@ -109,8 +124,8 @@ class Session:
         try:
             self._service = GameService(url=self.db, clock=_clock())
         except (ArgumentError, NoSuchModuleError, OperationalError, ValueError) as error:
-            raise Usage(f"cannot open the database {database_url(self.db)}: "
-                        f"{str(error).splitlines()[0]}") from None
+            raise Usage(N_("cannot open the database {url}: {reason}"),
+                        url=database_url(self.db), reason=str(error).splitlines()[0]) from None
         if self.game_id is not None:
             self._meta = self._service.meta(self.game_id)
             from nightfall.rulesets import get_ruleset
@@ -136,7 +151,15 @@ class Session:
 
     def say(self, msgid: str, **params: Any) -> str:
         """``msgid`` (marked with ``N_``) in this command's language."""
-        return localize(Text(msgid, params), self.locale)
+        return localize(Text(msgid, params), self.locale, self.tz)
+
+    def label(self, msgid: str) -> str:
+        """A bold ``label:`` (marked with ``N_``) in this command's language, as markup."""
+        return f"[bold]{escape(self.say(msgid))}[/bold]"
+
+    def when(self, moment: datetime | None) -> str:
+        """A moment in the game's time zone, its weekday in this command's language."""
+        return _when(moment, self.tz, self.locale)
 
     @property
     def meta(self) -> GameMeta:
@@ -169,22 +192,23 @@ class Session:
         from nightfall.store import ConcurrencyConflict, UnknownGame
 
         if isinstance(error, (Rejected, SetupError)):
-            err.print("[red]rejected:[/red] " + escape(localize(error.reason, self.locale)))
-            if error.reason.msgid.startswith("Too late") and self.game_id is not None:
-                err.print("[dim]the deadline has passed: `nightfall game tick "
-                          f"{escape(self.game_id)}` resolves the stage[/dim]")
-            raise typer.Exit(EXIT_REJECTED) from None
+            self.fail(localize(error.reason, self.locale, self.tz), EXIT_REJECTED,
+                      hint=self.say(N_("the deadline has passed: `nightfall game tick "
+                                       "{game}` resolves the stage"), game=self.game_id)
+                      if error.reason.msgid.startswith("Too late") and self.game_id else None)
         if isinstance(error, UnknownGame):
-            err.print(f"[red]error:[/red] there is no game {escape(str(error))!s} in "
-                      f"{escape(_shown_url(self.db))} (see `nightfall game list`)")
-            raise typer.Exit(EXIT_USAGE) from None
+            self.fail(self.say(N_("there is no game {game} in {db} (see `nightfall game "
+                                  "list`)"), game=str(error), db=_shown_url(self.db)),
+                      EXIT_USAGE)
         if isinstance(error, Usage):
-            err.print("[red]error:[/red] " + escape(str(error)))
-            raise typer.Exit(EXIT_USAGE) from None
+            self.fail(localize(error.text, self.locale, self.tz), EXIT_USAGE)
         if isinstance(error, ConcurrencyConflict):
-            err.print("[red]rejected:[/red] other writers kept changing the game; "
-                      "nothing was applied, try again")
-            raise typer.Exit(EXIT_REJECTED) from None
+            self.fail(self.say(N_("other writers kept changing the game; nothing was "
+                                  "applied, try again")), EXIT_REJECTED)
+
+    def fail(self, message: str, code: int = EXIT_REJECTED, hint: str | None = None) -> NoReturn:
+        """``rejected: …`` (exit 1) or ``error: …`` (exit 2), in this command's language."""
+        _fail(message, self.locale, code, hint)
 
 
 def _shown_url(db: str | None) -> str:
@@ -197,27 +221,36 @@ def _shown_url(db: str | None) -> str:
     return url
 
 
+def _fail(message: str, locale: str, code: int = EXIT_REJECTED,
+          hint: str | None = None) -> NoReturn:
+    """``rejected: …`` (exit 1) or ``error: …`` (exit 2) on stderr, the label in
+    ``locale``, with an optional dimmed hint below it."""
+    prefix = localize(Text(N_("rejected:") if code == EXIT_REJECTED else N_("error:"), {}),
+                      locale)
+    err.print(f"[red]{escape(prefix)}[/red] {escape(message)}")
+    if hint:
+        err.print(f"[dim]{escape(hint)}[/dim]")
+    raise typer.Exit(code) from None
+
+
 def _check_locale(locale: str | None) -> None:
     if locale is not None and locale not in SUPPORTED_LOCALES:
         raise typer.BadParameter(f"choose one of {', '.join(SUPPORTED_LOCALES)}",
                                  param_hint="--locale")
 
 
-def _fail(message: str, code: int = EXIT_REJECTED) -> NoReturn:
-    err.print(("[red]rejected:[/red] " if code == EXIT_REJECTED else "[red]error:[/red] ")
-              + escape(message))
-    raise typer.Exit(code)
-
-
 # -- rendering ---------------------------------------------------------------------------------
-def _when(moment: datetime | None, tz: ZoneInfo | None = None) -> str:
+def _when(moment: datetime | None, tz: ZoneInfo | None = None, locale: str = "en") -> str:
+    """``Sat 2024-03-02 19:30 CET``: the weekday in ``locale`` (``Sa.``, ``сб``), the rest
+    the same in every language (ISO date, 24-hour time, the zone's abbreviation)."""
     if moment is None:
         return "—"
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     if tz is not None:
         moment = moment.astimezone(tz)
-    return moment.strftime("%a %Y-%m-%d %H:%M %Z").strip()
+    weekday = format_date(moment, "EEE", locale=locale)
+    return f"{weekday} {moment.strftime('%Y-%m-%d %H:%M %Z').strip()}"
 
 
 def _value(value: Any, locale: str, tz: ZoneInfo | None) -> str:
@@ -228,7 +261,7 @@ def _value(value: Any, locale: str, tz: ZoneInfo | None) -> str:
             return render_phase(value.id, gettext_for(locale))
         return gettext_for(locale)(TermNames.msgid(value))
     if isinstance(value, datetime):
-        return _when(value, tz)
+        return _when(value, tz, locale)
     if isinstance(value, (tuple, list)):
         return "[" + ", ".join(_value(v, locale, tz) for v in value) + "]"
     if isinstance(value, dict):
@@ -241,8 +274,9 @@ def summary(event: ev.Event, locale: str, tz: ZoneInfo | None = None) -> str:
     if isinstance(event, ev.Announced):
         return f"{event.phase}: {localize(event.text, locale)}"
     if isinstance(event, ev.StepTraced):
-        return f"{event.phase} step {event.number} {event.step} ({event.rule}), " \
-               f"{len(event.lines)} line(s)"
+        return localize(Text(N_("{phase} step {number} {step} ({rule}), {count} line(s)"),
+                             {"phase": event.phase, "number": event.number, "step": event.step,
+                              "rule": event.rule, "count": len(event.lines)}), locale)
     parts = []
     for field in dataclasses.fields(event):
         value = getattr(event, field.name)
@@ -255,29 +289,33 @@ def summary(event: ev.Event, locale: str, tz: ZoneInfo | None = None) -> str:
 
 def _report(events: Sequence[ev.Event], session: Session) -> None:
     """What the GM should know after a command: announcements, stage changes, the end."""
-    locale, tz = session.locale, session.tz
+    locale, tz, say = session.locale, session.tz, session.say
     _ = gettext_for(locale)
     for event in events:
         if isinstance(event, ev.StageClosed):
-            verb = "skipped" if event.skipped else "closed"
-            out.print(f"[bold]{verb}:[/bold] {escape(render_phase(event.phase, _))}")
+            verb = N_("skipped:") if event.skipped else N_("closed:")
+            out.print(f"{session.label(verb)} {escape(render_phase(event.phase, _))}")
         elif isinstance(event, ev.Announced):
-            out.print("  " + escape(localize(event.text, locale)))
+            out.print("  " + escape(localize(event.text, locale, tz)))
         elif isinstance(event, ev.PlayerLeft):
             cause = _value(Term("cause", event.cause), locale, tz)
-            out.print(f"  [yellow]left:[/yellow] {escape(event.player)} ({escape(cause)})")
+            out.print("  [yellow]" + escape(say(N_("left:"))) + "[/yellow] "
+                      + escape(f"{event.player} ({cause})"))
         elif isinstance(event, ev.PhaseStarted) and event.kind not in ("signup", "ended"):
-            out.print(f"[bold]now:[/bold] {escape(render_phase(event.label, _))}"
-                      f" (deadline {_when(event.deadline, tz)})")
+            out.print(session.label(N_("now:")) + " " + escape(say(
+                N_("{phase} (deadline {deadline})"), phase=render_phase(event.label, _),
+                deadline=session.when(event.deadline))))
         elif isinstance(event, ev.DeadlineChanged):
-            out.print(f"[bold]deadline:[/bold] {_when(event.deadline, tz)}")
+            out.print(session.label(N_("deadline:")) + " " + escape(session.when(event.deadline)))
         elif isinstance(event, ev.GameEnded):
             winner = _value(Term("faction", event.winner), locale, tz)
-            out.print(f"[bold green]game over:[/bold green] {escape(winner)} won "
-                      f"({escape(', '.join(event.winners) or '—')})")
+            out.print("[bold green]" + escape(say(N_("game over:"))) + "[/bold green] "
+                      + escape(say(N_("{faction} won ({players})"), faction=winner,
+                                   players=", ".join(event.winners) or "—")))
         elif isinstance(event, ev.RolledBack):
-            out.print(f"[bold]rolled back[/bold] to before the close of "
-                      f"{escape(render_phase(event.phase, _))} (log position {event.to_seq})")
+            out.print(escape(say(N_("rolled back to before the close of {phase} (log "
+                                    "position {seq})"), phase=render_phase(event.phase, _),
+                                 seq=event.to_seq)))
 
 
 def _names(value: str | None) -> list[str]:
@@ -292,17 +330,19 @@ def _parse_value(raw: str, default: Any, key: str) -> Any:
             return True
         if lowered in ("false", "no", "off", "0"):
             return False
-        raise Usage(f"option {key} is true or false, not {raw!r}")
+        raise Usage(N_("option {key} is true or false, not {value}"), key=key, value=repr(raw))
     if isinstance(default, int):
         try:
             return int(text)
         except ValueError:
-            raise Usage(f"option {key} is a whole number, not {raw!r}") from None
+            raise Usage(N_("option {key} is a whole number, not {value}"), key=key,
+                        value=repr(raw)) from None
     if isinstance(default, float):
         try:
             return float(text)
         except ValueError:
-            raise Usage(f"option {key} is a number, not {raw!r}") from None
+            raise Usage(N_("option {key} is a number, not {value}"), key=key,
+                        value=repr(raw)) from None
     if isinstance(default, str):
         return text
     try:
@@ -318,10 +358,12 @@ def parse_options(pairs: Sequence[str], defaults: Mapping[str, Any]) -> dict[str
         key, sep, raw = pair.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise Usage(f"--option wants key=value, not {pair!r}")
+            raise Usage(N_("--option wants key=value, not {value}"), value=repr(pair))
         if key not in defaults:
-            known = ", ".join(sorted(defaults)) or "none"
-            raise Usage(f"unknown option {key!r}; known: {known}")
+            if defaults:
+                raise Usage(N_("unknown option {key}; known: {known}"), key=repr(key),
+                            known=", ".join(sorted(defaults)))
+            raise Usage(N_("unknown option {key}; this rule set has none"), key=repr(key))
         options[key] = _parse_value(raw, defaults[key], key)
     return options
 
@@ -333,7 +375,9 @@ def new(
                                          show_default=False)],
     seed: Annotated[int | None, typer.Option(
         help="Seed of every random draw (default: a random one).", show_default=False)] = None,
-    locale: LocaleOption = None,
+    locale: Annotated[str | None, typer.Option(
+        help="The game's language: de, en or ru (default: de for changelings, ru for island).",
+        show_default=False)] = None,
     title: Annotated[str, typer.Option(help="A title for `game list`.")] = "",
     option: Annotated[list[str] | None, typer.Option(
         "--option", help="A rule-set option, key=value (repeatable).", show_default=False)] = None,
@@ -341,38 +385,53 @@ def new(
 ) -> None:
     """Create a game; prints its id and the GM's token."""
     from nightfall.rulesets import RULESET_IDS, get_ruleset
+    from nightfall.service.games import default_locale
 
-    with Session(db, locale=locale) as session:
+    # the game's language from the first word on (an unknown rule set has none: --locale/en)
+    language = locale or (default_locale(ruleset) if ruleset in RULESET_IDS else None)
+    with Session(db, locale=language) as session:
         if ruleset not in RULESET_IDS:
-            raise Usage(f"unknown rule set {ruleset!r}; choose one of {', '.join(RULESET_IDS)}")
+            raise Usage(N_("unknown rule set {ruleset}; choose one of {choices}"),
+                        ruleset=repr(ruleset), choices=", ".join(RULESET_IDS))
         plugin = get_ruleset(ruleset)
         options = parse_options(option or [], plugin.default_options)
         try:
             plugin.check_options({**plugin.default_options, **options})
         except SetupError as error:
-            raise Usage(f"--option: {localize(error.reason, locale or 'en')}") from None
+            session.fail(f"--option: {localize(error.reason, session.locale)}", EXIT_USAGE)
         chosen_seed = seed if seed is not None else secrets.randbelow(2**31)
         created = session.service.create(ruleset, chosen_seed, options, locale, title)
         meta = session.service.meta(created.id)
-        out.print(f"game: {created.id}")
-        out.print(f"GM token: {created.gm_token}")
-        out.print(f"[dim]{escape(ruleset)}, seed {chosen_seed}, locale {meta.locale}; "
-                  "keep the token secret, it is the key of the GM's page[/dim]")
+        out.print(session.say(N_("game: {game}"), game=created.id), markup=False)
+        out.print(session.say(N_("GM token: {token}"), token=created.gm_token), markup=False)
+        out.print("[dim]" + escape(session.say(
+            N_("{ruleset}, seed {seed}, language {locale}; keep the token secret, it is the "
+               "key of the GM's page"), ruleset=ruleset, seed=chosen_seed,
+            locale=meta.locale)) + "[/dim]")
+
+
+#: ``--locale`` of the commands about no single game (as ``simulate``'s: English by default).
+OutputLocaleOption = Annotated[str, typer.Option(
+    help="Language of the output: de, en or ru.")]
 
 
 @game_app.command("list")
-def list_games(db: DbOption = None) -> None:
+def list_games(locale: OutputLocaleOption = "en", db: DbOption = None) -> None:
     """The games in the database."""
-    with Session(db) as session:
+    with Session(db, locale=locale) as session:
         games = session.service.store.list_games()
+        say, _ = session.say, gettext_for(locale)
         if not games:
-            out.print("no games yet (create one with `nightfall game new --ruleset …`)")
+            out.print(escape(say(N_("no games yet (create one with `nightfall game new "
+                                    "--ruleset …`)"))))
             return
-        table = Table("id", "rule set", "title", "phase", "deadline", "events")
+        table = Table(*(say(heading) for heading in (
+            N_("id"), N_("rule set"), N_("title"), N_("phase"), N_("deadline"), N_("events"))))
         for meta in games:
-            phase = "game over" if meta.ended else meta.phase
-            table.add_row(meta.id, meta.ruleset, escape(meta.title), phase,
-                          _when(meta.next_deadline, known_zone(meta.options.get("timezone"))),
+            phase = say(N_("game over")) if meta.ended else render_phase(meta.phase, _)
+            table.add_row(meta.id, meta.ruleset, escape(meta.title), escape(phase),
+                          _when(meta.next_deadline, known_zone(meta.options.get("timezone")),
+                                locale),
                           str(meta.head_seq))
         out.print(table)
 
@@ -388,12 +447,13 @@ def signup(
     db: DbOption = None,
 ) -> None:
     """Sign a player up; prints the player's private token."""
-    if timezone is not None and known_zone(timezone) is None:
-        raise typer.BadParameter(f"unknown time zone {timezone!r}", param_hint="--timezone")
     with Session(db, game) as session:
+        if timezone is not None and known_zone(timezone) is None:
+            session.fail("--timezone: " + session.say(N_("unknown time zone {zone}"),
+                                                      zone=repr(timezone)), EXIT_USAGE)
         token = session.service.signup(session.gid, name, description, timezone)
-        out.print(f"signed up: {escape(name.strip())}")
-        out.print(f"player token: {token}")
+        out.print(session.say(N_("signed up: {name}"), name=name.strip()), markup=False)
+        out.print(session.say(N_("player token: {token}"), token=token), markup=False)
 
 
 @game_app.command("withdraw")
@@ -404,7 +464,7 @@ def withdraw(game: GameArg,
     """Take a player's sign-up back (before the roles are dealt)."""
     with Session(db, game) as session:
         session.service.withdraw(session.gid, name)
-        out.print(f"withdrawn: {escape(name)}")
+        out.print(session.say(N_("withdrawn: {name}"), name=name), markup=False)
 
 
 # -- private links -----------------------------------------------------------------------------
@@ -431,11 +491,13 @@ def token_revoke(
         try:
             active = session.service.store.revoke_access(session.gid, name)
         except LookupError:
-            _fail(session.say(N_("There is no player called {name}."), name=name))
+            session.fail(session.say(N_("There is no player called {name}."), name=name))
         if active:
-            out.print(f"revoked: the private link of {escape(name)} no longer works")
+            out.print(session.say(N_("revoked: the private link of {name} no longer works"),
+                                  name=name), markup=False)
         else:
-            out.print(f"{escape(name)} had no working link (nothing to revoke)")
+            out.print(session.say(N_("{name} had no working link (nothing to revoke)"),
+                                  name=name), markup=False)
 
 
 @token_app.command("reissue")
@@ -447,20 +509,21 @@ def token_reissue(
     db: DbOption = None,
 ) -> None:
     """Issue a new private link (its token is shown only now); the old one stops working."""
-    if gm == (name is not None):
-        raise typer.BadParameter("name a player or give --gm, not both and not neither")
     with Session(db, game) as session:
+        if gm == (name is not None):
+            raise Usage(N_("name a player or give --gm, not both and not neither"))
         name = session.player(name) if name is not None else None
         try:
             token = session.service.store.issue_token(session.gid, name)
         except LookupError:
-            _fail(session.say(N_("There is no player called {name}."), name=name))
+            session.fail(session.say(N_("There is no player called {name}."), name=name))
         if name is None:
-            out.print(f"GM token: {token}")
+            out.print(session.say(N_("GM token: {token}"), token=token), markup=False)
         else:
-            out.print(f"player token ({escape(name)}): {token}")
-        out.print("[dim]shown only now (only its hash is stored); the old link no longer "
-                  "works[/dim]")
+            out.print(session.say(N_("player token ({name}): {token}"), name=name, token=token),
+                      markup=False)
+        out.print("[dim]" + escape(session.say(N_("shown only now (only its hash is stored); "
+                                                  "the old link no longer works"))) + "[/dim]")
 
 
 def parse_assignment(value: str) -> dict[str, str]:
@@ -470,7 +533,8 @@ def parse_assignment(value: str) -> dict[str, str]:
             continue
         name, sep, role = part.partition("=")
         if not sep or not name.strip() or not role.strip():
-            raise Usage(f"--assign wants Name=role pairs separated by commas, not {part!r}")
+            raise Usage(N_("--assign wants Name=role pairs separated by commas, not {value}"),
+                        value=repr(part))
         roles[name.strip()] = role.strip()
     return roles
 
@@ -490,21 +554,22 @@ def setup(
     """Deal the roles (a preset, a role list, the default for the count) or assign them."""
     with Session(db, game) as session:
         if sum(x is not None for x in (preset, roles, assign)) > 1:
-            raise Usage("give only one of --preset, --roles, --assign")
+            raise Usage(N_("give only one of --preset, --roles, --assign"))
         if assign is not None:
             session.service.assign(session.gid, parse_assignment(assign))
         else:
             role_list = _names(roles) if roles is not None else None
             if roles is not None and not role_list:
-                raise Usage("--roles wants a comma-separated list of roles")
+                raise Usage(N_("--roles wants a comma-separated list of roles"))
             session.service.deal(session.gid, preset, role_list)
         state = session.service.load(session.gid).state
-        table = Table("player", "role", title="roles (secret)")
+        say = session.say
+        table = Table(say(N_("player")), say(N_("role")), title=say(N_("roles (secret)")))
         for player in state.players.values():
             role = _value(Term("role", player.role), session.locale, None) if player.role else "—"
             table.add_row(escape(player.name), f"{escape(role)} [dim]({player.role})[/dim]")
         out.print(table)
-        out.print("next: `nightfall game start " + escape(session.gid) + "`")
+        out.print(escape(say(N_("next: `nightfall game start {game}`"), game=session.gid)))
 
 
 @game_app.command("start")
@@ -517,14 +582,14 @@ def start(game: GameArg, db: DbOption = None) -> None:
 
 
 # -- reading ------------------------------------------------------------------------------------
-def _generic_status(state: Any, _: Callable[[str], str]) -> str:
+def _generic_status(state: Any, _: Callable[[str], str], locale: str) -> str:
     lines = []
     for record in state.history:
         running = record is state.history[-1] and not state.ended
         done = _("running") if running else _("finished")
         lines.append(f"{render_phase(record.label, _)}... {done}")
     if state.deadline is not None and not state.ended:
-        lines.append(f"({_when(state.deadline)})")
+        lines.append(f"({_when(state.deadline, None, locale)})")
     lines.append("")
     for player in state.players.values():
         line = f"{player.name}: {player.description}" if player.description else player.name
@@ -541,7 +606,7 @@ def status_text(game: Game, locale: str) -> str:
         module = importlib.import_module(f"nightfall.rulesets.{game.state.ruleset}.status_post")
         render: Callable[[Any, Callable[[str], str]], str] = module.status_post
     except (ImportError, AttributeError):
-        return _generic_status(game.state, gettext)
+        return _generic_status(game.state, gettext, locale)
     return render(game.state, gettext)
 
 
@@ -562,23 +627,31 @@ def status(
 
 
 def _gm_overview(game: Game, session: Session) -> None:
-    state, locale, tz = game.state, session.locale, session.tz
+    state, locale, tz, say = game.state, session.locale, session.tz, session.say
+    _ = gettext_for(locale)
     out.print()
-    out.print(f"[bold]phase[/bold] {state.phase_label}, deadline {_when(state.deadline, tz)}")
-    table = Table("player", "role", "in game", "statuses", title="players (secret)")
+    out.print(say(N_("phase {label} ({phase}), deadline {deadline}"), label=state.phase_label,
+                  phase=render_phase(state.phase_label, _), deadline=session.when(state.deadline)),
+              markup=False)
+    table = Table(say(N_("player")), say(N_("role")), say(N_("in game")), say(N_("statuses")),
+                  title=say(N_("players (secret)")))
     for player in state.players.values():
         role = _value(Term("role", player.role), locale, tz) if player.role else "—"
-        where = "yes" if player.alive else f"left {player.left_phase}: {player.left_cause}"
+        where = say(N_("yes")) if player.alive else say(
+            N_("left {phase}: {cause}"), phase=render_phase(player.left_phase or "", _),
+            cause=Term("cause", player.left_cause or ""))
+        statuses = sorted(_value(Term("status", s), locale, tz) for s in player.statuses)
         table.add_row(escape(player.name), escape(role), escape(where),
-                      escape(", ".join(sorted(player.statuses))))
+                      escape(", ".join(statuses)))
     out.print(table)
     if state.phase.is_play():
         awaited = game.ruleset.awaiting_inputs(state)
         if awaited is None:
-            out.print("awaiting: — (this stage never closes early)")
+            out.print(say(N_("awaiting: — (this stage never closes early)")), markup=False)
         else:
-            shown = ", ".join(f"{p} ({slot})" for p, slot in sorted(awaited)) or "nothing"
-            out.print(f"awaiting: {escape(shown)}")
+            shown = ", ".join(f"{p} ({slot})" for p, slot in sorted(awaited)) or say(
+                N_("nothing"))
+            out.print(say(N_("awaiting: {inputs}"), inputs=shown), markup=False)
     for (name, slot), sub in sorted(state.submissions.items()):
         extra = " ".join(x for x in (", ".join(sub.targets), sub.choice or "", sub.text or "")
                          if x)
@@ -605,12 +678,13 @@ def submit(
     """Submit a command on behalf of a player (for GMs who still take PMs)."""
     with Session(db, game) as session:
         if action in GM_ACTIONS:
-            raise Usage(f"{action!r} is a GM act: use `nightfall game "
-                        f"{'close' if action == 'advance' else action} …`")
+            raise Usage(N_("{action} is a GM act: use `nightfall game {command} …`"),
+                        action=repr(action), command="close" if action == "advance" else action)
         if target is not None and targets is not None:
-            raise Usage("give --target or --targets, not both")
+            raise Usage(N_("give --target or --targets, not both"))
         if action in _ruleset(session).gm_actions:
-            raise Usage(f"{action!r} is a GM act: use `nightfall game act GAME {action} …`")
+            raise Usage(N_("{action} is a GM act: use `nightfall game act GAME {command} …`"),
+                        action=repr(action), command=action)
         by = session.player(by)
         target = session.player(target) if target is not None else None
         command = Command(action, by=by, target=target,
@@ -618,7 +692,8 @@ def submit(
                           choice=choice, text=text)
         events = session.service.submit(session.gid, command)
         shown = " ".join(x for x in (", ".join(command.all_targets), choice or "") if x)
-        out.print(f"accepted: {escape(by)} {escape(action)} {escape(shown)}".rstrip())
+        out.print(session.say(N_("accepted: {player} {action} {targets}"), player=by,
+                              action=action, targets=shown).rstrip(), markup=False)
         _report(events, session)
 
 
@@ -695,8 +770,12 @@ def act(
     with Session(db, game) as session:
         known = sorted(_ruleset(session).gm_actions)
         if action not in known:
-            raise Usage(f"{session.meta.ruleset} has no GM act {action!r}; "
-                        f"known: {', '.join(known) or 'none'}")
+            if known:
+                raise Usage(N_("{ruleset} has no GM act {action}; known: {known}"),
+                            ruleset=session.meta.ruleset, action=repr(action),
+                            known=", ".join(known))
+            raise Usage(N_("{ruleset} has no GM act {action}; it has none"),
+                        ruleset=session.meta.ruleset, action=repr(action))
         _gm(session, action, target=target, choice=choice, text=text)
 
 
@@ -706,7 +785,8 @@ def undo(game: GameArg, db: DbOption = None) -> None:
     with Session(db, game) as session:
         events = session.service.undo(session.gid)
         _report(events, session)
-        out.print("the stage is open again without a deadline: `game close` or `game extend`")
+        out.print(escape(session.say(N_("the stage is open again without a deadline: "
+                                        "`game close` or `game extend`"))))
 
 
 @game_app.command("tick")
@@ -715,23 +795,32 @@ def tick(
                                               show_default=False)] = None,
     all_games: Annotated[bool, typer.Option("--all", help="Every game whose deadline "
                                                           "has passed.")] = False,
+    locale: Annotated[str | None, typer.Option(
+        help="Language of the output (default: the game's; with --all: en).",
+        show_default=False)] = None,
     db: DbOption = None,
 ) -> None:
     """Resolve deadlines that have passed, in order (the scheduler does this by itself)."""
-    if (game is None) == (not all_games):
-        raise typer.BadParameter("name a game or give --all, not both and not neither")
-    with Session(db, game) as session:
+    neither_nor = N_("name a game or give --all, not both and not neither")
+    if game is None and not all_games:  # refused before a database file is made
+        _check_locale(locale)
+        _fail(localize(Text(neither_nor, {}), locale or "en"), locale or "en", EXIT_USAGE)
+    with Session(db, game, locale) as session:
+        if game is not None and all_games:
+            raise Usage(neither_nor)
         if all_games:
             done = session.service.tick_due()
             if not done:
-                out.print("no deadline has passed")
+                out.print(session.say(N_("no deadline has passed")), markup=False)
             for game_id, count in done.items():
-                out.print(f"{game_id}: {count} event(s)")
+                out.print(session.say(N_("{game}: {count} event(s)"), game=game_id,
+                                      count=count), markup=False)
             return
         events = session.service.tick(session.gid)
         if not events:
             meta = session.refresh()
-            out.print(f"nothing due (deadline {_when(meta.next_deadline, session.tz)})")
+            out.print(session.say(N_("nothing due (deadline {deadline})"),
+                                  deadline=session.when(meta.next_deadline)), markup=False)
         _report(events, session)
 
 
@@ -750,12 +839,12 @@ def trace(
         traces = session.service.load(session.gid).state.traces
         labels = list(dict.fromkeys(t.phase for t in traces))
         if not labels:
-            _fail(session.say(N_("Nothing has been resolved yet.")))
+            session.fail(session.say(N_("Nothing has been resolved yet.")))
         wanted = phase.strip() if phase else labels[-1]
         chosen = [label for label in labels
                   if label == wanted or label.startswith(wanted + "/")]
         if not chosen:
-            _fail(session.say(N_("No resolution of {phase} to show; resolved so far: "
+            session.fail(session.say(N_("No resolution of {phase} to show; resolved so far: "
                                  "{phases}."), phase=wanted, phases=", ".join(labels)),
                   EXIT_USAGE)
         _ = gettext_for(session.locale)
@@ -763,7 +852,8 @@ def trace(
             out.print(f"[bold]{escape(label)}[/bold] ({escape(render_phase(label, _))})")
             for step in (t for t in traces if t.phase == label):
                 title = _(TermNames.msgid(Term("step", step.step)))
-                out.print(f"  step {step.number}  {escape(step.step)}  {escape(title)}  "
+                word = session.say(N_("step {number}"), number=step.number)
+                out.print(f"  {escape(word)}  {escape(step.step)}  {escape(title)}  "
                           f"[dim]{step.rule}[/dim]")
                 for line in step.lines:
                     out.print("      " + escape(localize(line, session.locale)))
@@ -840,8 +930,10 @@ def export(
         try:
             output.write_text(text + "\n", encoding="utf-8")
         except OSError as error:
-            raise Usage(f"cannot write {output}: {error.strerror}") from None
-        out.print(f"wrote {session.meta.head_seq} events to {escape(str(output))}")
+            raise Usage(N_("cannot write {file}: {reason}"), file=str(output),
+                        reason=error.strerror) from None
+        out.print(session.say(N_("wrote {count} events to {file}"),
+                              count=session.meta.head_seq, file=str(output)), markup=False)
 
 
 @game_app.command("replay")
@@ -854,11 +946,16 @@ def replay(game: GameArg, db: DbOption = None) -> None:
         try:
             rebuilt = Game.from_events(stored.ruleset, session.service.store.events(session.gid))
         except Exception as error:  # a log that no longer folds is a failed replay
-            _fail(f"the log does not replay: {type(error).__name__}: {error}")
+            session.fail(session.say(N_("the log does not replay: {error}"),
+                                     error=f"{type(error).__name__}: {error}"))
         if rebuilt.state == stored.state:
-            out.print(f"identical: {rebuilt.seq} events replay to the stored state "
-                      f"({stored.state.phase_label})")
+            out.print(session.say(N_("identical: {count} events replay to the stored state "
+                                     "({phase})"), count=rebuilt.seq,
+                                  phase=render_phase(stored.state.phase_label,
+                                                     gettext_for(session.locale))),
+                      markup=False)
             return
         differing = [f.name for f in dataclasses.fields(stored.state)
                      if getattr(stored.state, f.name) != getattr(rebuilt.state, f.name)]
-        _fail("the replayed log differs from the stored state in: " + ", ".join(differing))
+        session.fail(session.say(N_("the replayed log differs from the stored state in: "
+                                    "{fields}"), fields=", ".join(differing)))

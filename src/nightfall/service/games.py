@@ -30,6 +30,11 @@ class CreatedGame:
     gm_token: str
 
 
+def default_locale(ruleset: str) -> str:
+    """The language of a new game when none is chosen: the one its forum played in."""
+    return "de" if ruleset == "changelings" else "ru"
+
+
 class GameService:
     def __init__(self, engine: Engine | None = None, clock: Clock | None = None,
                  url: str | None = None) -> None:
@@ -43,8 +48,7 @@ class GameService:
                locale: str | None = None, title: str = "",
                game_id: str | None = None) -> CreatedGame:
         plugin = get_ruleset(ruleset)
-        default_locale = "de" if ruleset == "changelings" else "ru"
-        game = new_game(plugin.id, seed, options, locale or default_locale)
+        game = new_game(plugin.id, seed, options, locale or default_locale(ruleset))
         created_id, token = self.store.create_game(game, title, game_id)
         return CreatedGame(created_id, token)
 
