@@ -18,9 +18,11 @@ from gamekit import (
     all_commands,
     check_rejections_change_nothing,
     make_game,
+    play_at_random,
     play_keeping_invariants,
 )
 from nightfall.engine import Command, Game, GameState, Rejected
+from nightfall.rulesets.changelings import memory
 
 #: C2.7: a departed drama queen still chases (or, by ``pass``, declines to: the stage awaits
 #: her answer), a departed leader still names his successor
@@ -61,6 +63,36 @@ def test_random_games_keep_the_invariants(
     roles, seed, options = setup
     game = make_game(roles, seed, options)
     play_keeping_invariants(game, data, 250, legal_of_players_in_play)
+
+
+def check_standing_choices_still_count(game: Game, _: bool) -> None:
+    """[R] (departures.py): a standing choice that is spent or can no longer take effect
+    is withdrawn, so "your current choice" never shows one that does not count. After
+    every move: no player's standing choice names somebody else who has left, a leader's
+    tie-break belongs to the living leader, and a successor is named only by a leader or
+    by a departed leader whose succession is still open."""
+    state = game.state
+    open_succession = state.flags.get(memory.SUCCESSION)
+    for (player, slot), choice in state.submissions.items():
+        if not choice.standing:
+            continue
+        for target in choice.targets:
+            assert target == player or state.is_alive(target), (player, slot, target)
+        if slot == "tiebreak":
+            assert state.is_alive(player) and "leader" in state.players[player].statuses
+        if slot == "successor":
+            assert "leader" in state.players[player].statuses
+            assert state.is_alive(player) or open_succession == player, (player, slot)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setup=setups(), data=st.data())
+def test_standing_choices_lapse_once_they_cannot_count(
+    setup: tuple[list[str], int, dict[str, object]], data: st.DataObject
+) -> None:
+    roles, seed, options = setup
+    game = make_game(roles, seed, options)
+    play_at_random(game, data, 250, all_commands, check_standing_choices_still_count)
 
 
 ACTIONS = sorted(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from nightfall.engine import N_, Context, GameState, Step, Term, declare_steps
-from nightfall.engine.events import RoleAssigned, StatusChanged
+from nightfall.engine.events import RoleAssigned, StatusChanged, SubmissionWithdrawn
 from nightfall.rulesets.changelings import memory
 from nightfall.rulesets.changelings.roles import (
     ABDUCTED,
@@ -270,6 +270,8 @@ def step_drama_queen(ctx: Context) -> None:
     for queen in memory.names(state, memory.DRAMA_DUE):
         sub = state.submission(queen, "drama")
         target = sub.target if sub is not None and sub.action == "drama_chase" else None
+        if sub is not None:  # spent, whatever comes of it [R] (departures.py)
+            ctx.emit(SubmissionWithdrawn(queen, "drama"))
         if target is None:
             ctx.trace(N_("{actor} named nobody: her chase lapses (C14.1)."), actor=queen)
         elif not state.is_alive(target) or target == queen:
