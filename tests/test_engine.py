@@ -116,6 +116,27 @@ def test_a_rejected_command_changes_nothing_and_says_why() -> None:
     assert game.state == before and len(game.events) == count
 
 
+def _morning_texts(game: Game, day: str) -> list[str]:
+    return [a.text.msgid for a in game.state.announcements if a.phase == day]
+
+
+def test_the_morning_says_when_nobody_left_in_the_night() -> None:
+    """C2.4 [R]: a quiet night is announced, a night with a departure is not called quiet."""
+    quiet = "Nobody left the game last night."
+    game = make_game(["changeling", "pony", "pony", "pony", "pony"], seed=3)
+    for _ in range(3):  # day 1 (no election), night 1/1 (no abduction), night 1/2
+        game.advance()
+    assert game.state.phase_label == "day 2"
+    assert quiet in _morning_texts(game, "day 2")
+    game = make_game(["changeling", "pony", "pony", "pony", "pony"], seed=3)
+    game.advance()
+    game.execute(Command("abduct", by="P00", target="P01"))
+    game.advance()
+    game.advance()
+    assert game.state.phase_label == "day 2" and not game.state.players["P01"].alive
+    assert quiet not in _morning_texts(game, "day 2")
+
+
 def test_replay_reproduces_the_state_exactly() -> None:
     from nightfall.demo import play_demo
 

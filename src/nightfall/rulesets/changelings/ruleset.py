@@ -122,6 +122,11 @@ class Changelings(RulesetBase):
             if phase.number == 1:
                 ctx.announce(N_("Day 1 begins. Elect your leader!"))
             else:
+                night = f"{NIGHT} {phase.number - 1}"
+                if not any(p.left_phase == night for p in state.players.values()):
+                    # C2.4: the morning announcement names who left; a quiet night is
+                    # said so, not left to be guessed from silence [R]
+                    ctx.announce(N_("Nobody left the game last night."))
                 ctx.announce(N_("Day {number} begins. The thread is open."), number=phase.number)
         elif phase.kind == NIGHT and phase.stage == 1:
             ctx.announce(N_("Night {number} falls. The thread is closed until morning."),  # C2.8
