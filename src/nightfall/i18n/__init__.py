@@ -17,11 +17,27 @@ from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
 from nightfall.engine.phase import known_zone as known_zone  # one parser, re-exported
-from nightfall.engine.text import Text, render
+from nightfall.engine.text import N_, Text, render
 
 LOCALES_DIR = Path(__file__).parent / "locales"
 DOMAIN = "nightfall"
 SUPPORTED_LOCALES = ("de", "en", "ru")
+
+#: Display names of the rule sets (msgids), for texts that name a rule set to people.
+RULESET_NAMES = {"changelings": N_("Changelings"), "island": N_("Island of Fear")}
+
+
+def default_locale(ruleset: str) -> str:
+    """The language of a game of ``ruleset`` when none is chosen: the one its forums play
+    in (Changelings on German boards, Island of Fear on Russian ones). One rule for
+    ``game new``, the service and the vote counter's post."""
+    return "de" if ruleset == "changelings" else "ru"
+
+
+def ruleset_name(ruleset: str, locale: str) -> str:
+    """The rule set's display name in ``locale`` (an unknown id is shown as it is)."""
+    msgid = RULESET_NAMES.get(ruleset)
+    return gettext_for(locale)(msgid) if msgid else ruleset
 
 
 @cache

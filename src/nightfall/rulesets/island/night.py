@@ -200,6 +200,9 @@ def step_sleepwalker(ctx: Context) -> None:
             effects.swap_holdings(ctx, a, b)
             ctx.trace(N_("{name} swaps the items of {a} and {b} (I2.6)."), name=sub.player,
                       a=a, b=b)
+            for holder in (a, b):  # [R] each learns what he holds now, not who did it
+                ctx.notify(holder, "items_swapped",
+                           items=[item.id for item in state.players[holder].items])
         else:
             target = sub.target or ""
             if not state.is_alive(target):
@@ -213,6 +216,7 @@ def step_sleepwalker(ctx: Context) -> None:
             effects.recharge(ctx, target, item)
             ctx.trace(N_("{name} recharges {target}'s {item} (I2.6)."), name=sub.player,
                       target=target, item=Term("item", item))
+            ctx.notify(target, "item_recharged", item=item)  # [R] as for a swap
 
 
 _NO_MEAL = {

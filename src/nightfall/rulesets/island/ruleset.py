@@ -296,5 +296,8 @@ class Island(RulesetBase):
     def role_text(self, role: str) -> Text:
         return texts.role_text(role)
 
+    def notice_text(self, notice: Mapping[str, Any]) -> Text:
+        return texts.notice_text(notice)
+
 
 ISLAND = Island()

@@ -1,4 +1,5 @@
-"""What each Island role does, in a few sentences for the player's private page (I1, I2).
+"""What each Island role does, in a few sentences for the player's private page (I1, I2),
+and the player's private notices as sentences (``notice_text``).
 
 The web page asks the rule set first (``Ruleset.role_text``); these texts restate the
 numbered rules a player needs at the table — how his side wins, what his move does and
@@ -6,6 +7,9 @@ where it stops — so that he need not read docs/rules/island.md to play.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from nightfall.engine import N_, Term, Text
 from nightfall.rulesets.island.roles import (
@@ -66,3 +70,33 @@ def role_text(role: str) -> Text:
     if found is None:
         return Text(N_("You are {role}."), {"role": Term("role", role)})
     return Text(found)
+
+
+def notice_text(notice: Mapping[str, Any]) -> Text:
+    """The sentence a player reads for one of his private notices (the kinds the Island
+    rule set sends; any other kind is spelled out field by field)."""
+    kind = str(notice.get("kind", ""))
+    if kind == "became_werewolf":
+        return Text(N_("The last werewolf is dead: you are a werewolf now."))
+    if kind == "team":
+        return Text(N_("Your team, the werewolves: {names}."),
+                    {"names": tuple(notice.get("members") or ())})
+    if kind == "check":
+        return Text(N_("Your check of {name}: {result}."),
+                    {"name": notice.get("target"),
+                     "result": Term("check", str(notice.get("result")))})
+    if kind == "palms_bloom":
+        return Text(N_("The palms bloom: you used forbidden words: {words}."),
+                    {"words": tuple(str(w) for w in notice.get("words") or ())})
+    if kind == "items_swapped":  # I2.6 [R]
+        items = tuple(Term("item", str(item)) for item in notice.get("items") or ())
+        if not items:
+            return Text(N_("In the night your items were exchanged for another player's: "
+                           "you now hold nothing."))
+        return Text(N_("In the night your items were exchanged for another player's: you "
+                       "now hold {items}."), {"items": items})
+    if kind == "item_recharged":  # I2.6 [R]
+        return Text(N_("In the night your {item} was recharged: you can use it again."),
+                    {"item": Term("item", str(notice.get("item")))})
+    details = ", ".join(f"{key}: {value}" for key, value in notice.items() if key != "kind")
+    return Text(N_("Notice “{kind}”: {details}"), {"kind": kind, "details": details or "—"})
