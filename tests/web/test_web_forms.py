@@ -63,32 +63,46 @@ def test_signup_when_closed(env: Env, small: Small) -> None:
     check()
 
 
-@pytest.mark.parametrize(("fields", "message"), [
-    ({"action": "elect", "option": "not json"}, "That choice is not valid."),
-    ({"action": "elect", "option": '{"a": 1}'}, "That choice is not valid."),
-    ({"action": "elect", "option": ""}, "Choose one of the options."),
-    ({"action": "", "option": '[["Bob"],null]'}, "Choose an action."),
-    ({"action": "fly", "option": '[["Bob"],null]'}, "Unknown command fly."),
-    ({"action": "elect", "option": '[["Zed"],null]'}, "There is no player called Zed."),
-    ({"action": "abduct", "option": '[["Bob"],null]'}, "is not an ability of your role"),
-    ({"action": "vote", "option": '[["Bob"],null]'}, "There is no banishment on day 1"),
-    ({"action": "elect", "option": '[["Bob"],null]', "text": "t" * 4001},
+def refused(env: Env, url: str, page: str, **fields: str) -> tuple[int, str]:
+    """Post a move; a refusal redirects (Post/Redirect/Get): then the page it lands on,
+    which shows the message once."""
+    status, text = post(env, url, page, **fields)
+    if status == 303:
+        response = env.client.get(page)
+        assert 'id="error"' in response.text
+        return status, response.text
+    return status, text
+
+
+@pytest.mark.parametrize(("fields", "status", "message"), [
+    # a form our pages never make (garbled or missing fields): answered in place
+    ({"action": "elect", "option": "not json"}, 400, "That choice is not valid."),
+    ({"action": "elect", "option": '{"a": 1}'}, 400, "That choice is not valid."),
+    ({"action": "elect", "option": ""}, 400, "Choose one of the options."),
+    ({"action": "", "option": '[["Bob"],null]'}, 400, "Choose an action."),
+    ({"action": "elect", "option": '[["Bob"],null]', "text": "t" * 4001}, 400,
      "The text is too long"),
+    # a move the rules refuse: back to the page with the message
+    ({"action": "fly", "option": '[["Bob"],null]'}, 303, "Unknown command fly."),
+    ({"action": "elect", "option": '[["Zed"],null]'}, 303, "There is no player called Zed."),
+    ({"action": "abduct", "option": '[["Bob"],null]'}, 303, "is not an ability of your role"),
+    ({"action": "vote", "option": '[["Bob"],null]'}, 303, "There is no banishment on day 1"),
 ])
-def test_actions_reject_bad_input(env: Env, small: Small, fields: dict[str, str],
+def test_actions_reject_bad_input(env: Env, small: Small, fields: dict[str, str], status: int,
                                   message: str) -> None:
     check = unchanged(env, small)
-    status, text = post(env, small.p("Ann") + "/act", small.p("Ann"), phase="day 1", **fields)
-    assert status == 400 and message in text, text[:2000]
+    answer, text = refused(env, small.p("Ann") + "/act", small.p("Ann"), phase="day 1",
+                           **fields)
+    assert answer == status and message in text, text[:2000]
     check()
 
 
 def test_a_stale_tab_gets_a_clear_message(env: Env, small: Small) -> None:
     env.service.gm(small.game_id, "advance")  # day 1 is over: night 1/1
     check = unchanged(env, small)
-    status, text = post(env, small.p("Ann") + "/act", small.p("Ann"), phase="day 1",
-                        action="elect", option='[["Bob"],null]')
-    assert status == 409
+    status, text = refused(env, small.p("Ann") + "/act", small.p("Ann"), phase="day 1",
+                           action="elect", option='[["Bob"],null]')
+    assert status == 303
     assert "This form was made for day 1, which is over; now it is night 1, stage 1." in text
     status, text = post(env, small.p("Ann") + "/post", small.p("Ann"), phase="day 1",
                         text="hello")
@@ -98,10 +112,10 @@ def test_a_stale_tab_gets_a_clear_message(env: Env, small: Small) -> None:
 
 def test_a_submission_after_the_deadline_is_refused(env: Env, small: Small) -> None:
     env.clock.advance(days=3)  # the deadline of day 1 has passed, nobody ticked yet
-    status, text = post(env, small.p("Ann") + "/act", small.p("Ann"), phase="day 1",
-                        action="elect", option='[["Bob"],null]')
+    status, text = refused(env, small.p("Ann") + "/act", small.p("Ann"), phase="day 1",
+                           action="elect", option='[["Bob"],null]')
     # the game is brought up to date first: day 1 was resolved, so the form is stale
-    assert status == 409 and "Nothing was changed" in text
+    assert status == 303 and "Nothing was changed" in text
     assert env.service.load(small.game_id).state.phase_label != "day 1"
 
 

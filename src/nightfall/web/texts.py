@@ -87,9 +87,7 @@ def log_line(event: ev.Event, ruleset: Ruleset, tr: Translator) -> str | None:
                   chosen=drawn_name(event.chosen, ruleset, tr),
                   purpose=draw_purpose(event.purpose, tr))
     elif isinstance(event, ev.GmActed):
-        text = Text(N_("Game master: {action} {detail}"),
-                    {"action": event.action,
-                     "detail": " ".join(x for x in (event.target, event.detail) if x)})
+        return gm_line(event, ruleset, tr)
     elif isinstance(event, ev.StageClosed):
         text = Text(N_("{phase} closes.") if not event.skipped else N_("{phase} is skipped."),
                     {"phase": Term("phase", event.phase)})
@@ -100,6 +98,52 @@ def log_line(event: ev.Event, ruleset: Ruleset, tr: Translator) -> str | None:
                     | ev.GameCreated | ev.ItemUsedChanged):
         return None
     return tr.text(text) if text is not None else type(event).__name__
+
+
+#: the game master's acts by name: the core's and the rule sets' (the dashboard's forms,
+#: its "Done: …" message and the reveal's log); ``overrule`` is a ``violation`` with the
+#: choice ``no``/``overrule`` (Island I5, I8), which withdraws a mark or a detection
+TermNames.register("gm", {
+    "advance": N_("close the phase now"),
+    "extend": N_("extend the deadline"),
+    "shorten": N_("shorten the deadline"),
+    "skip": N_("skip the phase"),
+    "modkill": N_("remove a player (modkill)"),
+    "undo": N_("undo to the last phase boundary"),
+    "event": N_("force the day's event"),
+    "answer": N_("answer the spirit"),
+    "violation": N_("mark a conduct violation"),
+    "overrule": N_("overrule a violation"),
+})
+OVERRULE = frozenset({"no", "overrule"})
+
+
+def gm_choice_name(ruleset: Ruleset, action: str, choice: str, tr: Translator) -> str | None:
+    """The name of a choice the rule set declares for a GM act (an event, the spirit's
+    answer) in the reader's language; ``None`` if ``choice`` is none of them."""
+    for term in ruleset.gm_choices.get(action, ()):
+        if term.id == choice:
+            return tr.term(term.domain, term.id)
+    return None
+
+
+def gm_line(event: ev.GmActed, ruleset: Ruleset, tr: Translator) -> str:
+    """A GM act of the log in words: "Game master: force the day's event Spirit Call",
+    not the stored ``event spirit``. The detail is what the act stores: a choice of the
+    rule set, a phase label (skip, undo), minutes (extend, shorten) or a free text."""
+    action, detail = event.action, event.detail or ""
+    if action == "violation" and detail in OVERRULE:
+        action, detail = "overrule", ""
+    named = gm_choice_name(ruleset, action, detail, tr) if detail else None
+    if named is not None:
+        detail = named
+    elif action in ("skip", "undo") and detail:
+        detail = tr.phase(detail)
+    elif action in ("extend", "shorten") and detail.isdigit():
+        detail = tr(N_("{minutes} min."), minutes=detail)
+    parts = [x for x in (event.target, detail) if x]
+    return tr(N_("Game master: {action} {detail}"), action=tr.term("gm", action),
+              detail=" ".join(parts)).rstrip()
 
 
 def drawn_name(chosen: str, ruleset: Ruleset, tr: Translator) -> str:

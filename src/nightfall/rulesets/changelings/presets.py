@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from nightfall.engine import Preset
+from nightfall.engine import N_, Preset
 from nightfall.rulesets.changelings.roles import (
     ATHLETE,
     BLACK_RAVEN,
@@ -58,9 +58,9 @@ def roles_for(players: int) -> tuple[str, ...]:
 
 PRESETS: dict[str, Preset] = {
     "canterlot-15": Preset(
-        "canterlot-15", CANTERLOT_15, description="The seed's own 15-player roster (C16.3)."
+        "canterlot-15", CANTERLOT_15, description=N_("The seed's own 15-player roster (C16.3).")
     ),
-    "village-8": Preset("village-8", roles_for(8), description="8 players, 2 changelings."),
-    "town-12": Preset("town-12", roles_for(12), description="12 players, 3 changelings."),
-    "city-20": Preset("city-20", roles_for(20), description="20 players, 4 changelings."),
+    "village-8": Preset("village-8", roles_for(8), description=N_("8 players, 2 changelings.")),
+    "town-12": Preset("town-12", roles_for(12), description=N_("12 players, 3 changelings.")),
+    "city-20": Preset("city-20", roles_for(20), description=N_("20 players, 4 changelings.")),
 }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from nightfall.engine import Preset
+from nightfall.engine import N_, Preset
 from nightfall.rulesets.island.roles import (
     AUTHORITY,
     HALF_BLOOD,
@@ -50,9 +50,9 @@ def roles_for(players: int) -> tuple[str, ...]:
 
 
 PRESETS: dict[str, Preset] = {
-    "cove-7": Preset("cove-7", roles_for(7), description="7 players, 2 werewolves."),
+    "cove-7": Preset("cove-7", roles_for(7), description=N_("7 players, 2 werewolves.")),
     "island-12": Preset("island-12", roles_for(12),
-                        description="12 players, 3 werewolves, half-blood and hamster."),
+                        description=N_("12 players, 3 werewolves, half-blood and hamster.")),
     "archipelago-20": Preset("archipelago-20", roles_for(20),
-                             description="20 players, 4 werewolves, half-blood and hamster."),
+                             description=N_("20 players, 4 werewolves, half-blood and hamster.")),
 }

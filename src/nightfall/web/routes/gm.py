@@ -15,10 +15,10 @@ from starlette.concurrency import run_in_threadpool
 from nightfall.engine import Game, Rejected, SetupError
 from nightfall.engine.commands import GM_ACTIONS
 from nightfall.engine.phase import SETUP, SIGNUP
-from nightfall.engine.text import N_, Term, TermNames, Text
+from nightfall.engine.text import N_, Term, Text
 from nightfall.i18n import SUPPORTED_LOCALES, known_zone
 from nightfall.rulesets import RULESET_IDS, get_ruleset
-from nightfall.web import csrf, pages
+from nightfall.web import csrf, decisions, pages
 from nightfall.web.i18n import Translator, supported
 from nightfall.web.render import page, redirect
 from nightfall.web.routes.common import load_async, log_async, now, service, translator
@@ -30,18 +30,6 @@ router = APIRouter()
 #: the core's GM acts offered on the dashboard (``undo`` has its own button)
 CORE_ACTS = ("advance", "extend", "shorten", "skip", "modkill")
 MINUTES_LIMIT = 60 * 24 * 14
-
-TermNames.register("gm", {
-    "advance": N_("close the phase now"),
-    "extend": N_("extend the deadline"),
-    "shorten": N_("shorten the deadline"),
-    "skip": N_("skip the phase"),
-    "modkill": N_("remove a player (modkill)"),
-    "undo": N_("undo to the last phase boundary"),
-    "event": N_("force the day's event"),
-    "answer": N_("answer the spirit"),
-    "violation": N_("mark a conduct violation"),
-})
 
 
 def available_rulesets() -> list[str]:
@@ -154,9 +142,8 @@ async def _dashboard(request: Request, access: Access, error: Text | None = None
         awaiting=game.ruleset.awaiting_inputs(state) if in_play else None,
         presets=presets, default_roles=Counter(default_roles),
         roles=list(game.ruleset.roles), core_acts=CORE_ACTS,
-        gm_acts=sorted(game.ruleset.gm_actions),
-        gm_choices=[term for act in sorted(game.ruleset.gm_choices)
-                    for term in game.ruleset.gm_choices[act]],
+        gm_acts=decisions.gm_acts(game.ruleset),
+        pending=decisions.pending(game) if in_play else [],
         alive=state.alive(), players=list(state.players),
         announcements=list(reversed(state.announcements))[:30],
         can_undo=any(e for _, _, e in pages.effective(log) if type(e).__name__ == "StageClosed"),
@@ -274,6 +261,7 @@ async def gm_act(request: Request, access: GmAccess) -> Response:
             {"old": Term("phase", sent_phase), "now": Term("phase", game.state.phase_label)}),
             409)
     svc = service(request)
+    choice: str | None = None
     try:
         if action == "undo":
             await run_in_threadpool(svc.undo, access.game_id)
@@ -290,15 +278,20 @@ async def gm_act(request: Request, access: GmAccess) -> Response:
             target = _field(form, "target") or None
             if action == "modkill" and target is None:
                 raise Rejected(N_("Choose a player."))
+            choice = _field(form, "choice", 100) or None
+            if choice is not None:  # offered by name; a name typed by hand counts too
+                choice = decisions.choice_id(game.ruleset, action, choice,
+                                             translator(request, game))
             await run_in_threadpool(
                 svc.gm, access.game_id, action, target, minutes,
-                _field(form, "text", 2000) or None, _field(form, "choice", 100) or None)
+                _field(form, "text", 2000) or None, choice)
         else:
             raise Rejected(N_("Unknown command {action}."), action=action or "—")
     except (Rejected, SetupError) as error:
         return await _dashboard(request, access, error.reason, 400)
+    done = "overrule" if action == "violation" and choice in decisions.OVERRULE else action
     return redirect(request, f"/gm/{access.token}", Text(N_("Done: {action}."), {
-        "action": Term("gm", action)}))
+        "action": Term("gm", done)}))
 
 
 @router.post("/gm/{token}/links", dependencies=[Depends(csrf.verify)])

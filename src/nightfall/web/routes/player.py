@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, Response
@@ -106,21 +107,28 @@ def _stale(game: Game, form: Any) -> Text | None:
 @router.post("/p/{token}/act",
              dependencies=[Depends(csrf.verify), Depends(limits.submissions)])
 async def act(request: Request, access: PlayerAccess) -> Response:
+    """A move from an action form. Accepted or refused, the answer is a redirect to the
+    page the form was on (Post/Redirect/Get) with the message shown once there, so a
+    refresh never offers to send the form again. Only a form our pages never make (a
+    missing or garbled field) is answered in place with 400."""
     form = await request.form()
     back = "thread" if form.get("from") == "thread" else "page"
     render = _thread_page if back == "thread" else _private_page
+    url = f"/p/{access.token}" + ("/thread" if back == "thread" else "")
+    lang = request.query_params.get("lang")
+    if lang:
+        url += "?" + urlencode({"lang": lang})
     game = await load_async(request, access.game_id)
     stale = _stale(game, form)
     if stale is not None:
-        return await render(request, access, stale, 409)
+        return redirect(request, url, stale, kind="error")
     try:
         command = forms.command_from_form(access.player or "", form)
         events = await run_in_threadpool(service(request).submit, access.game_id, command)
     except forms.BadInput as bad:
         return await render(request, access, bad.text, 400)
     except (Rejected, SetupError) as rejected:
-        return await render(request, access, rejected.reason, 400)
-    url = f"/p/{access.token}" + ("/thread" if back == "thread" else "")
+        return redirect(request, url, rejected.reason, kind="error")
     return redirect(request, url, saved_message(game, command, events))
 
 
