@@ -190,10 +190,14 @@ class Ruleset(ABC):
         raise Rejected(N_("Unknown command {action}."), action=command.action)
 
     def notice_text(self, notice: Mapping[str, Any]) -> Text:
-        """A private notice (structured) as words for its reader."""
+        """A private notice (structured) as words for its reader. Rule sets word the kinds
+        they send; this default spells out a kind they do not know field by field, so a
+        notice is never lost to its reader."""
         from nightfall.engine.text import N_
 
-        return Text(N_("Notice: {kind}"), {"kind": str(notice.get("kind"))})
+        details = ", ".join(f"{key}: {value}" for key, value in notice.items() if key != "kind")
+        return Text(N_("Notice “{kind}”: {details}"),
+                    {"kind": str(notice.get("kind", "")), "details": details or "—"})
 
     def role_text(self, role: str) -> Text:
         """What a role is and does, for the player who holds it."""

@@ -1,51 +1,14 @@
-"""What each role and item does, in a sentence or two for the player's private page.
+"""What each action and item does, in a sentence or two for the player's private page.
 
-A rule set that explains its roles itself (``Ruleset.role_text``, e.g. Changelings) is
-asked first; this module holds the words for Island's roles and items until that rule set
-has its own. English msgids, translated in the catalogs; the numbered rules are the full
-story.
+Roles are explained by their rule set (``Ruleset.role_text``); this module holds the
+one-line explanations of the forms' actions and of Island's items. English msgids,
+translated in the catalogs; the numbered rules are the full story.
 """
 
 from __future__ import annotations
 
 from nightfall.engine import Ruleset, Text
 from nightfall.engine.text import N_
-from nightfall.web.notices import overrides
-
-ROLES: dict[tuple[str, str], str] = {
-    # Island of Fear (I1–I2)
-    ("island", "passenger"): N_(
-        "You are a passenger, one of the peaceful islanders. Find the werewolves and lynch "
-        "them."),
-    ("island", "seer"): N_(
-        "You are the seer. Each day you check one player and learn whether he is a "
-        "werewolf."),
-    ("island", "nurse"): N_("You are the nurse. Each day you heal one player against the "
-                            "night's attacks."),
-    ("island", "untouchable"): N_(
-        "You are the untouchable, a peaceful islander whom the night's attacks cannot "
-        "harm."),
-    ("island", "authority"): N_(
-        "You are the authority. Once you may reveal yourself and take a vote into your own "
-        "hands that day."),
-    ("island", "witch"): N_(
-        "You are the witch. You may kill one player in the night, or cancel your choice."),
-    ("island", "sleepwalker"): N_(
-        "You are the sleepwalker. You may swap the items of two players, or recharge a "
-        "used item."),
-    ("island", "maniac"): N_(
-        "You are the sex maniac. You visit one player each night; he is silenced the next "
-        "day."),
-    ("island", "werewolf"): N_(
-        "You are a werewolf. With your team you eat one player each night. You win when "
-        "the peaceful islanders can no longer outvote you."),
-    ("island", "half_blood"): N_(
-        "You are the half-blood: you play for the werewolves, the seer sees no werewolf in "
-        "you, and when the last werewolf dies you become one."),
-    ("island", "hamster"): N_(
-        "You are the mutant hamster, playing alone: you kill one player each night and win "
-        "if you survive to the end."),
-}
 
 ITEMS: dict[str, str] = {
     "trap": N_("Harmful, public: a tie in the lynch vote is decided against you."),
@@ -133,13 +96,10 @@ def action_explanation(ruleset: str, action: str) -> str | None:
 
 
 def role_explanation(ruleset: Ruleset, role: str | None) -> Text | None:
-    """What the role does: the rule set's own words if it has them, else this table."""
+    """What the role does, in its rule set's words."""
     if role is None:
         return None
-    if overrides(ruleset, "role_text"):
-        return ruleset.role_text(role)
-    found = ROLES.get((ruleset.id, role))
-    return Text(found) if found is not None else None
+    return ruleset.role_text(role)
 
 
 def item_explanation(item: str) -> str | None:

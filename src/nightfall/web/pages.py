@@ -15,7 +15,6 @@ from typing import Any
 from nightfall.engine import Game, Rejected, Ruleset, Text
 from nightfall.engine import events as ev
 from nightfall.engine.text import N_
-from nightfall.web.notices import notice_text
 
 LogEntry = tuple[int, datetime, ev.Event]
 
@@ -107,7 +106,7 @@ def notices(log: Sequence[LogEntry], ruleset: Ruleset, player: str) -> list[Noti
         if isinstance(event, ev.PhaseStarted):
             phase = event.label
         elif isinstance(event, ev.NoticeSent) and event.player == player:
-            found.append(NoticeLine(phase, at, notice_text(ruleset, dict(event.notice))))
+            found.append(NoticeLine(phase, at, ruleset.notice_text(event.notice)))
     return found
 
 
@@ -119,7 +118,7 @@ def all_notices(log: Sequence[LogEntry], ruleset: Ruleset) -> dict[str, list[Not
             phase = event.label
         elif isinstance(event, ev.NoticeSent):
             found.setdefault(event.player, []).append(
-                NoticeLine(phase, at, notice_text(ruleset, dict(event.notice))))
+                NoticeLine(phase, at, ruleset.notice_text(event.notice)))
     return found
 
 

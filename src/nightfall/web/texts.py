@@ -10,7 +10,6 @@ from nightfall.engine import Game, GameState, Ruleset, Text
 from nightfall.engine import events as ev
 from nightfall.engine.text import N_, Term, TermNames
 from nightfall.web.i18n import Translator
-from nightfall.web.notices import notice_text
 from nightfall.web.pages import LogEntry, effective
 
 Gettext = Callable[[str], str]
@@ -81,7 +80,7 @@ def log_line(event: ev.Event, ruleset: Ruleset, tr: Translator) -> str | None:
     elif isinstance(event, ev.Posted):
         text = Text(N_("{name} posts in the thread."), {"name": event.player})
     elif isinstance(event, ev.NoticeSent):
-        return f"→ {event.player}: " + tr.text(notice_text(ruleset, dict(event.notice)))
+        return f"→ {event.player}: " + tr.text(ruleset.notice_text(event.notice))
     elif isinstance(event, ev.RandomDrawn):
         return tr(N_("Chance draws {chosen} ({purpose})."),
                   chosen=drawn_name(event.chosen, ruleset, tr),

@@ -297,7 +297,7 @@ class Island(RulesetBase):
         return texts.role_text(role)
 
     def notice_text(self, notice: Mapping[str, Any]) -> Text:
-        return texts.notice_text(notice)
+        return texts.notice_text(notice) or super().notice_text(notice)
 
 
 ISLAND = Island()

@@ -72,9 +72,9 @@ def role_text(role: str) -> Text:
     return Text(found)
 
 
-def notice_text(notice: Mapping[str, Any]) -> Text:
+def notice_text(notice: Mapping[str, Any]) -> Text | None:
     """The sentence a player reads for one of his private notices (the kinds the Island
-    rule set sends; any other kind is spelled out field by field)."""
+    rule set sends; ``None`` for any other kind)."""
     kind = str(notice.get("kind", ""))
     if kind == "became_werewolf":
         return Text(N_("The last werewolf is dead: you are a werewolf now."))
@@ -98,5 +98,4 @@ def notice_text(notice: Mapping[str, Any]) -> Text:
     if kind == "item_recharged":  # I2.6 [R]
         return Text(N_("In the night your {item} was recharged: you can use it again."),
                     {"item": Term("item", str(notice.get("item")))})
-    details = ", ".join(f"{key}: {value}" for key, value in notice.items() if key != "kind")
-    return Text(N_("Notice “{kind}”: {details}"), {"kind": kind, "details": details or "—"})
+    return None
