@@ -54,7 +54,8 @@ def test_mixed_formats_in_one_count(tmp_path: Path) -> None:
 
 def test_exit_2_when_no_page_can_be_read(tmp_path: Path) -> None:
     missing = tmp_path / "missing.html"
-    code, out, err = _run(str(FIXTURES / "notes.txt"), str(missing), "--players", "Ann")
+    code, out, err = _run(str(FIXTURES / "notes.txt"), str(missing), "--players", "Ann",
+                          "--locale", "en")
     assert code == 2 and out == ""
     assert "notes.txt: unknown format" in err
     assert "missing.html: cannot read" in err
@@ -98,7 +99,7 @@ def test_players_are_required() -> None:
 
 def test_bbcode_post_by_default() -> None:
     code, out, _ = _run(str(PHPBB), *PLAYERS, "--deadline", "2012-12-24 19:30",
-                        "--since", "2012-12-23 20:00")
+                        "--since", "2012-12-23 20:00", "--locale", "en")
     assert code == 0
     assert out.startswith("[b]Vote count[/b] — Changelings, votes from 23.12.2012 20:00 until "
                           "24.12.2012 19:30 (Europe/Berlin)")
@@ -110,7 +111,7 @@ def test_bbcode_post_by_default() -> None:
 def test_deadline_as_a_date_uses_the_ruleset_time_and_zone() -> None:
     code, out, _ = _run(str(FIXTURES / "island_day3.bbcode"), "--players",
                         "Аня,Борис,Вера,Глеб", "--ruleset", "island", "--deadline",
-                        "2012-12-24")
+                        "2012-12-24", "--locale", "en")
     assert code == 0 and "until 24.12.2012 21:00 (Europe/Moscow)" in out
 
 

@@ -43,7 +43,8 @@ def test_fixture_count(expected_file: Path) -> None:
 @pytest.mark.parametrize("expected_file", CASES, ids=lambda p: p.name.split(".")[0])
 def test_fixture_bbcode_post(expected_file: Path) -> None:
     expected = json.loads(expected_file.read_text(encoding="utf-8"))
-    result = CliRunner().invoke(app, ["votecount", str(_page(expected_file)), *expected["args"]])
+    result = CliRunner().invoke(app, ["votecount", str(_page(expected_file)), *expected["args"],
+                                      "--locale", "en"])
     assert result.exit_code == 0, result.output
     post = result.stdout
     assert post.startswith("[b]Vote count[/b]")

@@ -52,7 +52,7 @@ def test_counted_votes_are_submitted_and_the_engine_tallies_them(tmp_path: Path)
     assert result.returncode == 0, result.stderr
     count = json.loads(result.stdout)
     assert count["votes"] == {"Bob": "Ann", "Cleo": "Ann", "Dan": "Eve", "Eve": "Dan"}
-    assert "submitted: Bob → Ann" in result.stderr
+    assert "abgegeben: Bob → Ann" in result.stderr  # the game's language (German)
     game = service.load(created.id)
     ballots = {s.player: s.target for s in game.state.submissions_in("vote")}
     assert ballots == count["votes"]
@@ -67,7 +67,8 @@ def test_submit_without_a_game_is_a_usage_error(tmp_path: Path) -> None:
     thread.write_text("--- post p1 | author: Bob | time: 2012-12-24 18:00\nhi\n")
     result = subprocess.run(
         [sys.executable, "-m", "nightfall.cli", "votecount", str(thread), "--players",
-         "Bob", "--submit"], capture_output=True, text=True, timeout=60, check=False)
+         "Bob", "--submit", "--locale", "en"], capture_output=True, text=True, timeout=60,
+        check=False)
     assert result.returncode == 2 and "--submit needs --game" in result.stderr
 
 

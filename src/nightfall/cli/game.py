@@ -384,8 +384,8 @@ def new(
     db: DbOption = None,
 ) -> None:
     """Create a game; prints its id and the GM's token."""
+    from nightfall.i18n import default_locale
     from nightfall.rulesets import RULESET_IDS, get_ruleset
-    from nightfall.service.games import default_locale
 
     # the game's language from the first word on (an unknown rule set has none: --locale/en)
     language = locale or (default_locale(ruleset) if ruleset in RULESET_IDS else None)

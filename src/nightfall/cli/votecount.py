@@ -1,14 +1,26 @@
 """``nightfall votecount``: count the votes of a forum thread (standalone; see
-docs/votecount.md and the command-line contract)."""
+docs/votecount.md and the command-line contract).
+
+The post and every line the command prints about the count (its errors, the ``--submit``
+lines) are in one language, because the GM pastes the post into a German (Changelings)
+or Russian (Island of Fear) thread: ``--locale`` if given; else, with ``--game``, the
+game's language; else the rule set's own (:func:`nightfall.i18n.default_locale`). An
+unknown ``--game`` has no language: its error is in ``--locale`` or English. The words
+are ``N_`` msgids translated in the Babel catalogs; the JSON (``--json``) is the contract
+and never translated. The parsers' warnings about single posts stay English.
+"""
 
 from __future__ import annotations
 
 import re
 from datetime import datetime, time, tzinfo
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
+
+from nightfall.engine.text import N_
+from nightfall.i18n import SUPPORTED_LOCALES, default_locale, gettext_for, localize
 
 if TYPE_CHECKING:
     from nightfall.forum import VoteCount
@@ -19,7 +31,20 @@ def _names(value: str | None) -> list[str]:
     return [name.strip() for name in (value or "").split(",") if name.strip()]
 
 
-def _when(value: str, tz: tzinfo, default_time: time, option: str) -> datetime:
+def _say(locale: str, msgid: str, **params: object) -> str:
+    """``msgid`` (marked with ``N_``) in ``locale``, its ``{placeholders}`` filled."""
+    return gettext_for(locale)(msgid).format(**params)
+
+
+def _fail(locale: str, message: str, option: str | None = None) -> NoReturn:
+    """``error: [--option: ]message`` on stderr in ``locale``; exit 2 (bad usage or input)."""
+    prefix = _say(locale, N_("error:"))
+    where = f"{option}: " if option else ""
+    typer.echo(f"{prefix} {where}{message}", err=True)
+    raise typer.Exit(2)
+
+
+def _when(value: str, tz: tzinfo, default_time: time, option: str, locale: str) -> datetime:
     from nightfall.forum.dates import parse_forum_time
     from nightfall.forum.errors import DateError
 
@@ -29,9 +54,9 @@ def _when(value: str, tz: tzinfo, default_time: time, option: str) -> datetime:
         text = f"{text} {default_time:%H:%M}"
     try:
         return parse_forum_time(text, tz, day_first=True)
-    except DateError as error:
-        raise typer.BadParameter(f"{error} (use e.g. '2012-12-24 19:30')",
-                                 param_hint=option) from error
+    except DateError:
+        _fail(locale, _say(locale, N_("cannot read the time {value} (use e.g. "
+                                      "'2012-12-24 19:30')"), value=repr(value)), option)
 
 
 def votecount(
@@ -71,6 +96,10 @@ def votecount(
     submit: Annotated[bool, typer.Option(
         "--submit", help="With --game: submit each counted vote to the game (at its post's "
                          "time), so the engine's own tally follows.")] = False,
+    locale: Annotated[str | None, typer.Option(
+        help="Language of the post and the messages: de, en or ru (default: the game's "
+             "with --game, else the rule set's: de for changelings, ru for island).",
+        show_default=False)] = None,
 ) -> None:
     """Count the votes in a forum thread: a BBCode vote count post, or JSON with --json.
     Exit 0 when the count was made, 2 when no page could be read."""
@@ -86,11 +115,17 @@ def votecount(
     )
     from nightfall.forum.errors import DateError
     from nightfall.forum.report import render_json
-    from nightfall.forum.rules import with_patterns
+    from nightfall.forum.rules import VotePattern, with_patterns
 
+    if locale is not None and locale not in SUPPORTED_LOCALES:
+        _fail("en", _say("en", N_("choose one of {choices}"),
+                         choices=", ".join(SUPPORTED_LOCALES)), "--locale")
+    # until the game is loaded: --locale, else the rule set's language (a game: English)
+    lang = locale or ("en" if game is not None or ruleset not in RULESETS
+                      else default_locale(ruleset))
     service = None
     if submit and game is None:
-        raise typer.BadParameter("--submit needs --game", param_hint="--submit")
+        _fail(lang, _say(lang, N_("--submit needs --game")))
     if game is not None:
         from nightfall.service import GameService
         from nightfall.store import UnknownGame
@@ -99,9 +134,9 @@ def votecount(
         try:
             state = service.load(game).state
         except UnknownGame:
-            typer.echo(f"error: no game {game!r} in this database", err=True)
-            raise typer.Exit(2) from None
+            _fail(lang, _say(lang, N_("no game {game} in this database"), game=repr(game)))
         ruleset = state.ruleset
+        lang = locale or service.meta(game).locale
         players = ",".join(state.players)
         departed = ",".join(p.name for p in state.players.values() if not p.alive)
         voiceless = ",".join(p.name for p in state.players.values()
@@ -113,43 +148,54 @@ def votecount(
             deadline = state.deadline.strftime("%Y-%m-%d %H:%M")
     rules = RULESETS.get(ruleset)
     if rules is None:
-        raise typer.BadParameter(f"choose one of {', '.join(RULESETS)}", param_hint="--ruleset")
-    try:
-        rules = with_patterns(rules, vote_pattern or [])
-    except (ValueError, re.error) as error:
-        raise typer.BadParameter(str(error), param_hint="--vote-pattern") from error
+        _fail(lang, _say(lang, N_("choose one of {choices}"), choices=", ".join(RULESETS)),
+              "--ruleset")
+    for pattern in vote_pattern or []:
+        try:
+            VotePattern.compile(pattern)
+        except re.error as error:  # Python's own words on the regex stay as they are
+            _fail(lang, _say(lang, N_("{pattern} is not a regular expression: {error}"),
+                             pattern=repr(pattern), error=error), "--vote-pattern")
+        except ValueError:
+            _fail(lang, _say(lang, N_("{pattern} needs a group named 'name'"),
+                             pattern=repr(pattern)), "--vote-pattern")
+    rules = with_patterns(rules, vote_pattern or [])
     try:
         zone_info = zone(tz or rules.timezone)
-    except DateError as error:
-        raise typer.BadParameter(str(error), param_hint="--tz") from error
+    except DateError:
+        _fail(lang, _say(lang, N_("unknown time zone {zone}"), zone=repr(tz)), "--tz")
     roster = _names(players)
     if not roster:
-        raise typer.BadParameter("name at least one player", param_hint="--players")
+        _fail(lang, _say(lang, N_("name at least one player")), "--players")
     aliases: dict[str, list[str]] = {}
     for entry in alias or []:
         player, equals, spellings = entry.partition("=")
         if not equals or not player.strip():
-            raise typer.BadParameter(f"{entry!r}: use 'Ann=Annie,Anni'", param_hint="--alias")
+            _fail(lang, _say(lang, N_("{entry}: use 'Ann=Annie,Anni'"), entry=repr(entry)),
+                  "--alias")
         aliases.setdefault(player.strip(), []).extend(_names(spellings))
     pairs = []
     for entry in lovers or []:
         pair = [name.strip() for name in entry.split("+") if name.strip()]
         if len(pair) != 2:
-            raise typer.BadParameter(f"{entry!r}: use 'Ann+Bob'", param_hint="--lovers")
+            _fail(lang, _say(lang, N_("{entry}: use 'Ann+Bob'"), entry=repr(entry)),
+                  "--lovers")
         pairs.append(frozenset(pair))
     facts = GameFacts(frozenset(_names(departed)), frozenset(_names(voiceless)),
                       frozenset(pairs))
     unknown = [name for name in facts.voiceless | {p for pair in pairs for p in pair}
                if name not in roster]
     if unknown:
-        raise typer.BadParameter(f"not in --players: {', '.join(sorted(unknown))}",
-                                 param_hint="--voiceless/--lovers")
-    start = _when(since, zone_info, time(0, 0), "--since") if since else None
-    stop = _when(deadline, zone_info, rules.deadline_time, "--deadline") if deadline else None
+        _fail(lang, _say(lang, N_("not in --players: {names}"),
+                         names=", ".join(sorted(unknown))), "--voiceless/--lovers")
+    start = _when(since, zone_info, time(0, 0), "--since", lang) if since else None
+    stop = (_when(deadline, zone_info, rules.deadline_time, "--deadline", lang)
+            if deadline else None)
     if start is not None and stop is not None and start >= stop:
-        raise typer.BadParameter(  # every post would count as before the day's start
-            f"the day starts ({start:%Y-%m-%d %H:%M}) at or after its deadline "
-            f"({stop:%Y-%m-%d %H:%M})", param_hint="--since/--deadline")
+        _fail(lang, _say(  # every post would count as before the day's start
+            lang, N_("the day starts ({start}) at or after its deadline ({stop})"),
+            start=f"{start:%Y-%m-%d %H:%M}", stop=f"{stop:%Y-%m-%d %H:%M}"),
+            "--since/--deadline")
 
     posts: list[Post] = []
     usable = 0
@@ -162,28 +208,25 @@ def votecount(
             posts.extend(page.posts)
     if not usable:
         names = ", ".join(str(path) for path in pages)
-        typer.echo(f"error: no page could be read ({names})", err=True)
-        raise typer.Exit(2)
+        _fail(lang, _say(lang, N_("no page could be read ({files})"), files=names))
     try:
         count = count_votes(posts, roster, rules, aliases=aliases, since=start, deadline=stop,
                             facts=facts)
     except PlayerListError as error:
-        raise typer.BadParameter(str(error), param_hint="--players/--alias") from error
+        _fail(lang, localize(error.reason, lang), "--players/--alias")
     if as_json:
         typer.echo(render_json(count))
     else:
-        typer.echo(render_bbcode(count, zone_info), nl=False)
+        typer.echo(render_bbcode(count, zone_info, lang), nl=False)
     if service is not None and submit and game is not None:
-        _submit(service, game, count)
+        _submit(service, game, count, lang)
 
 
-def _submit(service: GameService, game_id: str, count: VoteCount) -> None:
+def _submit(service: GameService, game_id: str, count: VoteCount, locale: str) -> None:
     """Feed each counted vote into the game; the engine judges it again (a lover's vote,
     a vote after the deadline, ...) and its rejection is reported, never guessed."""
     from nightfall.engine import Command, Rejected
-    from nightfall.i18n import localize
 
-    locale = service.meta(game_id).locale
     for vote in count.votes.values():
         if vote.post is None:
             continue  # an Island non-voter's self-vote: the engine applies that rule itself
@@ -191,7 +234,9 @@ def _submit(service: GameService, game_id: str, count: VoteCount) -> None:
             service.submit(game_id, Command("vote", by=vote.voter, target=vote.target),
                            at=vote.time)
         except Rejected as error:
-            typer.echo(f"rejected by the game: {vote.voter} → {vote.target}: "
-                       f"{localize(error.reason, locale)}", err=True)
+            typer.echo(_say(locale, N_("rejected by the game: {voter} → {target}: {reason}"),
+                            voter=vote.voter, target=vote.target,
+                            reason=localize(error.reason, locale)), err=True)
         else:
-            typer.echo(f"submitted: {vote.voter} → {vote.target}", err=True)
+            typer.echo(_say(locale, N_("submitted: {voter} → {target}"), voter=vote.voter,
+                            target=vote.target), err=True)

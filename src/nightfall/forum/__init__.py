@@ -5,9 +5,10 @@ topic JSON; BBCode thread files; JSON lines) into one :class:`Post` model, then 
 votes by a rule set's vote rules::
 
     from nightfall.forum import read_file, count_votes, RULESETS, render_bbcode
-    page = read_file(Path("day3-page1.html"), zone("Europe/Berlin"))
+    berlin = zone("Europe/Berlin")
+    page = read_file(Path("day3-page1.html"), berlin)
     count = count_votes(page.posts, ["Ann", "Bob", "Dan"], RULESETS["changelings"])
-    print(render_bbcode(count))
+    print(render_bbcode(count, berlin, "de"))   # the post in German (default: the rule set's)
 
 Modules: ``model`` (the Post and its content tree), ``detect`` (decoding, format
 detection, reading a file), ``phpbb`` / ``vbulletin`` / ``xenforo`` / ``discourse`` /

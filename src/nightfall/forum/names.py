@@ -17,6 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from nightfall.engine.text import N_, Text
+
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 _SEPARATORS = re.compile(r"[\s_]+")
 _EDGE_PUNCTUATION = "\"'`´«»„“”‚‘’()[]{}<>.,;:!?¡¿*~|/\\-–—…"
@@ -65,7 +67,15 @@ class Resolution:
 
 
 class PlayerListError(ValueError):
-    """The player list or an alias is inconsistent (two players with one name ...)."""
+    """The player list or an alias is inconsistent (two players with one name ...).
+
+    The GM reads why in the language of his command (``nightfall votecount --locale``), so
+    the error carries ``reason``, an English msgid with parameters; ``str(error)`` is the
+    English sentence."""
+
+    def __init__(self, msgid: str, **params: str) -> None:
+        self.reason = Text(msgid, params)
+        super().__init__(msgid.format(**params))
 
 
 class NameMatcher:
@@ -86,27 +96,26 @@ class NameMatcher:
         self._keys: dict[str, str] = {}
         for player in self.players:
             if not player.strip():
-                raise PlayerListError("empty player name")
+                raise PlayerListError(N_("empty player name"))
             key = name_key(player)
             if key in self._keys:
-                raise PlayerListError(
-                    f"players {self._keys[key]!r} and {player!r} have the same name"
-                )
+                raise PlayerListError(N_("players {first} and {second} have the same name"),
+                                      first=repr(self._keys[key]), second=repr(player))
             self._exact[player] = (player, Match.EXACT)
             self._case[player.casefold()] = player
             self._keys[key] = player
         for player, spellings in (aliases or {}).items():
             owner = self._keys.get(name_key(player))
             if owner is None:
-                raise PlayerListError(f"alias for unknown player {player!r}")
+                raise PlayerListError(N_("alias for unknown player {name}"), name=repr(player))
             for alias in spellings:
                 key = name_key(alias)
                 if not key:
                     continue
                 if key in self._keys and self._keys[key] != owner:
                     raise PlayerListError(
-                        f"alias {alias!r} of {owner!r} is the name of {self._keys[key]!r}"
-                    )
+                        N_("alias {alias} of {owner} is the name of {other}"),
+                        alias=repr(alias), owner=repr(owner), other=repr(self._keys[key]))
                 self._keys[key] = owner
                 self._exact.setdefault(alias, (owner, Match.ALIAS))
         self._others = {

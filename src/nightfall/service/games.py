@@ -18,6 +18,7 @@ from sqlalchemy import Connection, Engine
 from nightfall.engine import Command, Game, Rejected, SetupError
 from nightfall.engine import events as ev
 from nightfall.engine.text import N_
+from nightfall.i18n import default_locale
 from nightfall.rulesets import get_ruleset, new_game
 from nightfall.service.clock import Clock, SystemClock
 from nightfall.store import EventStore, GameMeta, make_engine, migrate
@@ -28,11 +29,6 @@ from nightfall.store.cache import Loaded
 class CreatedGame:
     id: str
     gm_token: str
-
-
-def default_locale(ruleset: str) -> str:
-    """The language of a new game when none is chosen: the one its forum played in."""
-    return "de" if ruleset == "changelings" else "ru"
 
 
 class GameService:
