@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from nightfall.engine import Game, GameState, Ruleset, Text
 from nightfall.engine import events as ev
 from nightfall.engine.text import N_, Term, TermNames
+from nightfall.i18n import RULESET_NAMES
 from nightfall.web.i18n import Translator
 from nightfall.web.pages import LogEntry, effective
 
@@ -188,8 +189,6 @@ def game_title(game: Game, title: str, tr: Translator) -> str:
     return title or tr(N_("{ruleset} game"), ruleset=tr(ruleset_name(game.state.ruleset)))
 
 
-RULESET_NAMES = {"changelings": N_("Changelings"), "island": N_("Island of Fear")}
-
-
 def ruleset_name(ruleset: str) -> str:
+    """The msgid of the rule set's display name (``nightfall.i18n.RULESET_NAMES``)."""
     return RULESET_NAMES.get(ruleset, ruleset)

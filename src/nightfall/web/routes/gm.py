@@ -16,7 +16,7 @@ from nightfall.engine import Game, Rejected, SetupError
 from nightfall.engine.commands import GM_ACTIONS
 from nightfall.engine.phase import SETUP, SIGNUP
 from nightfall.engine.text import N_, Term, Text
-from nightfall.i18n import SUPPORTED_LOCALES, known_zone
+from nightfall.i18n import SUPPORTED_LOCALES, default_locale, known_zone
 from nightfall.rulesets import RULESET_IDS, get_ruleset
 from nightfall.web import csrf, decisions, pages
 from nightfall.web.i18n import Translator, supported
@@ -55,7 +55,7 @@ def _new_page(request: Request, tr: Translator, ruleset_id: str, error: Text | N
                 options=dict(plugin.default_options), option_titles=plugin.option_titles,
                 values=values or {},
                 locales=SUPPORTED_LOCALES, zones=COMMON_ZONES,
-                default_locale="de" if ruleset_id == "changelings" else "ru")
+                default_locale=default_locale(ruleset_id))
 
 
 @router.get("/new", response_class=HTMLResponse)
