@@ -62,6 +62,14 @@ def test_cut_and_spliced_real_files(source: str, start: int, length: int,
     outcome(source[:start] + "".join(inserted) + source[start + length:])
 
 
+def test_a_key_with_a_line_break_is_named_on_one_line() -> None:
+    """Found by the splicing test: ``---\n`` spliced into a step made a key with a line
+    break, which the message repeated as it was (two lines)."""
+    source = ("ruleset: changelings\nplayers:\n  - {name: Ann, role: pony}\nsteps:\n"
+              '  - {do: advance, "x\\ny": 1}\n')
+    assert outcome(source) == "invalid"
+
+
 _leaves = (st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats()
            | st.text(max_size=12) | st.sampled_from(["Ann", "pony", "day 1", "advance"]))
 _values = st.recursive(_leaves, lambda inner: st.lists(inner, max_size=3)

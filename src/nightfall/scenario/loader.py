@@ -159,6 +159,12 @@ def _validate(model: type[Any], data: Any, path: tuple[str | int, ...], locate: 
         raise ScenarioError(locate.message(where, first["msg"])) from None
 
 
+def _printable(text: str) -> str:
+    """A key as the message shows it: a line break or other control character in a
+    (garbled) key is written escaped, so the message stays one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 class _Locator:
     """Finds the line of a key path in the YAML node tree, for error messages."""
 
@@ -166,7 +172,8 @@ class _Locator:
         self.name, self.root = name, root
 
     def message(self, path: Sequence[str | int], problem: str) -> str:
-        key = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
+        key = "".join(f"[{p}]" if isinstance(p, int) else f".{_printable(p)}"
+                      for p in path).lstrip(".")
         line = self.line(path)
         where = f" (line {line})" if line else ""
         return f"{self.name}: key '{key or '<top>'}'{where}: {problem}"
