@@ -17,7 +17,8 @@ A ``Player`` turn acts like a browser would: read the JSON view with the legal c
 (``/api/p/{token}``), then either poll (nothing to do), or open the private page, take the
 CSRF field and the phase from its form and POST one legal command as that form does, or
 open the thread and POST a message with a unique text. Every POST is recorded: accepted
-(303), rejected by the rules (400/409: a stale view, the thread closed at night) or by the
+(303), rejected by the rules (a 303 marked ``X-Nightfall-Result: error``, or 400/409: a stale
+view, the thread closed at night) or by the
 per-link rate limit (429) — both counted apart from errors — or of unknown outcome (an
 error or a cut connection). The driver checks the accepted ones against the event store afterwards.
 
@@ -170,7 +171,10 @@ def _post_form(user: FastHttpUser, url: str, name: str, form: dict[str, str],
     try:
         with user.client.post(url, data=urlencode(form), headers=FORM_HEADERS, name=name,
                               allow_redirects=False, catch_response=True) as answer:
-            if answer.status_code == 303:
+            if answer.status_code == 303 and answer.headers.get("X-Nightfall-Result") == "error":
+                outcome = "rejected"  # refused, redirected back with its message
+                answer.success()
+            elif answer.status_code == 303:
                 outcome = "accepted"
                 answer.success()
             elif answer.status_code in (400, 409, 429):

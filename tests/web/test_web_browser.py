@@ -248,6 +248,55 @@ def test_a_complete_changelings_game(browser: Any, server: str) -> None:
         person.context.close()
 
 
+def test_counting_forum_votes_on_the_gm_page(browser: Any, server: str) -> None:
+    """The "Count forum votes" section in a real browser: a saved thread uploaded with
+    the file picker, the count and the post to copy shown, the votes submitted."""
+    gm = Person(browser, "GM")
+    page = gm.page
+    page.goto(f"{server}/new?ruleset=changelings&lang=en")
+    page.fill("input[name=title]", "Browser forum count")
+    page.select_option("select[name=locale]", "en")
+    page.locator("form.new-game button[type=submit]").click()
+    page.wait_for_url("**/gm/**")
+    gm.url = page.url.split("?")[0]
+    for name in ["Ann", "Bob", "Cleo", "Dan", "Eve"]:  # the players of day4.bbcode
+        page = gm.go()
+        page.fill("#signup input[name=name]", name)
+        page.locator("#signup form.inline button[type=submit]").first.click()
+        page.wait_for_load_state()
+    deal_and_start(gm, {"pony": 3, "changeling": 1, "researcher": 1})
+
+    page = gm.go()
+    section = page.locator("#votecount")
+    section.locator("input[name=pages]").set_input_files(
+        str(Path(__file__).parents[1] / "forum" / "fixtures" / "day4.bbcode"))
+    section.locator("input[name=since]").fill("2012-12-24 00:00")
+    section.locator("input[name=deadline]").fill("2012-12-24 19:30")
+    section.locator("form.votecount-form button[type=submit]").click()
+    page.wait_for_load_state()
+    assert page.locator("#error").count() == 0, page.locator("#error").inner_text()
+    tally = {row.get_attribute("data-player"): row.get_attribute("data-votes")
+             for row in page.locator("#votecount-tally tbody tr").all()}
+    assert tally == {"Cleo": "2", "Dan": "1", "Ann": "1"}  # Bob, Ann; Eve; Dan
+    reasons = page.locator("#votecount-invalid li").evaluate_all(
+        "items => items.map(li => li.dataset.reason)")
+    assert sorted(reasons) == ["edited", "not_a_player", "not_a_player", "quoted"]
+    post = page.locator("#votecount-post")
+    assert post.input_value().startswith("[b]Vote count[/b] — Changelings")
+    page.locator("#votecount button.copy").click()
+    assert "copied" in str(page.locator("#votecount button.copy").get_attribute("class"))
+    gm.shot("gm-votecount")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#votecount-submit").click()
+    page.locator("#votecount-submitted").wait_for()
+    outcome = page.locator("#votecount-submitted li").evaluate_all(
+        "items => items.map(li => [li.dataset.voter, li.dataset.accepted])")
+    # day 1 elects a leader: the engine refuses each vote to banish, with its reason
+    assert sorted(outcome) == [["Ann", "no"], ["Bob", "no"], ["Dan", "no"], ["Eve", "no"]]
+    assert page.locator("#votecount-submitted .tag.warn").count() == 4
+    gm.context.close()
+
+
 def island_ready() -> bool:
     try:
         from nightfall.rulesets import RULESET_IDS, get_ruleset

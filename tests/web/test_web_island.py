@@ -193,6 +193,7 @@ def test_a_refused_move_redirects_with_its_message(env: Env) -> None:
     response = env.client.post(me + "/act", follow_redirects=False, data={
         "csrf_token": csrf, "phase": "day 7/1", "action": "vote", "option": '[["Аня"],null]'})
     assert response.status_code == 303 and response.headers["location"] == me
+    assert response.headers["x-nightfall-result"] == "error"  # for programs (load test)
     page = env.client.get(me).text
     assert '<p class="flash error" role="alert" id="error">Эта форма была' in page
     # an engine refusal from the thread's form goes back to the thread, ?lang= kept

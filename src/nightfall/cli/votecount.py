@@ -45,15 +45,11 @@ def _fail(locale: str, message: str, option: str | None = None) -> NoReturn:
 
 
 def _when(value: str, tz: tzinfo, default_time: time, option: str, locale: str) -> datetime:
-    from nightfall.forum.dates import parse_forum_time
     from nightfall.forum.errors import DateError
+    from nightfall.service.votecount import parse_when
 
-    text = value.strip()
-    date_only = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})\.(\d{1,2})\.(\d{4})", text)
-    if date_only:
-        text = f"{text} {default_time:%H:%M}"
     try:
-        return parse_forum_time(text, tz, day_first=True)
+        return parse_when(value, tz, default_time)
     except DateError:
         _fail(locale, _say(locale, N_("cannot read the time {value} (use e.g. "
                                       "'2012-12-24 19:30')"), value=repr(value)), option)
@@ -73,7 +69,8 @@ def votecount(
     )] = None,
     tz: Annotated[str | None, typer.Option(
         help="Time zone of --since/--deadline and of the forum unless a page states one "
-             "(default: the rule set's, Europe/Berlin or Europe/Moscow).")] = None,
+             "(default: the game's with --game, else the rule set's, Europe/Berlin or "
+             "Europe/Moscow).")] = None,
     since: Annotated[str | None, typer.Option(
         help='Only posts from this time on, e.g. "2012-12-23 20:00".')] = None,
     ruleset: Annotated[str, typer.Option(help="Vote rules: changelings or island.")] =
@@ -126,26 +123,24 @@ def votecount(
     service = None
     if submit and game is None:
         _fail(lang, _say(lang, N_("--submit needs --game")))
-    if game is not None:
+    default_start = default_stop = None
+    if game is not None:  # the same reading of the game as the GM's web page
         from nightfall.service import GameService
+        from nightfall.service.votecount import load_game_count
         from nightfall.store import UnknownGame
 
         service = GameService(url=db)
         try:
-            state = service.load(game).state
+            known = load_game_count(service, game)
         except UnknownGame:
             _fail(lang, _say(lang, N_("no game {game} in this database"), game=repr(game)))
-        ruleset = state.ruleset
-        lang = locale or service.meta(game).locale
-        players = ",".join(state.players)
-        departed = ",".join(p.name for p in state.players.values() if not p.alive)
-        voiceless = ",".join(p.name for p in state.players.values()
-                             if "voiceless" in p.statuses)
-        if since is None and state.phase_at is not None:
-            since = state.phase_at.strftime("%Y-%m-%d %H:%M")
-            tz = tz or str(getattr(state.phase_at.tzinfo, "key", "") or "") or None
-        if deadline is None and state.deadline is not None and state.phase.kind == "day":
-            deadline = state.deadline.strftime("%Y-%m-%d %H:%M")
+        ruleset = known.ruleset
+        lang = locale or known.locale
+        tz = tz or known.timezone
+        players = ",".join(known.players)
+        departed = ",".join(sorted(known.facts.departed))
+        voiceless = ",".join(sorted(known.facts.voiceless))
+        default_start, default_stop = known.since, known.deadline
     rules = RULESETS.get(ruleset)
     if rules is None:
         _fail(lang, _say(lang, N_("choose one of {choices}"), choices=", ".join(RULESETS)),
@@ -169,11 +164,14 @@ def votecount(
         _fail(lang, _say(lang, N_("name at least one player")), "--players")
     aliases: dict[str, list[str]] = {}
     for entry in alias or []:
-        player, equals, spellings = entry.partition("=")
-        if not equals or not player.strip():
+        from nightfall.service.votecount import parse_alias  # shared with the web page
+
+        try:
+            player, spellings = parse_alias(entry)
+        except ValueError:
             _fail(lang, _say(lang, N_("{entry}: use 'Ann=Annie,Anni'"), entry=repr(entry)),
                   "--alias")
-        aliases.setdefault(player.strip(), []).extend(_names(spellings))
+        aliases.setdefault(player, []).extend(spellings)
     pairs = []
     for entry in lovers or []:
         pair = [name.strip() for name in entry.split("+") if name.strip()]
@@ -188,9 +186,9 @@ def votecount(
     if unknown:
         _fail(lang, _say(lang, N_("not in --players: {names}"),
                          names=", ".join(sorted(unknown))), "--voiceless/--lovers")
-    start = _when(since, zone_info, time(0, 0), "--since", lang) if since else None
+    start = _when(since, zone_info, time(0, 0), "--since", lang) if since else default_start
     stop = (_when(deadline, zone_info, rules.deadline_time, "--deadline", lang)
-            if deadline else None)
+            if deadline else default_stop)
     if start is not None and stop is not None and start >= stop:
         _fail(lang, _say(  # every post would count as before the day's start
             lang, N_("the day starts ({start}) at or after its deadline ({stop})"),
@@ -223,20 +221,17 @@ def votecount(
 
 
 def _submit(service: GameService, game_id: str, count: VoteCount, locale: str) -> None:
-    """Feed each counted vote into the game; the engine judges it again (a lover's vote,
-    a vote after the deadline, ...) and its rejection is reported, never guessed."""
-    from nightfall.engine import Command, Rejected
+    """Feed the counted votes into the game (:func:`~nightfall.service.votecount.
+    submit_votes`, as the GM's web page does); the engine judges each again (a lover's
+    vote, a vote after the deadline, ...) and its rejection is reported, never guessed."""
+    from nightfall.service.votecount import submit_votes
 
-    for vote in count.votes.values():
-        if vote.post is None:
-            continue  # an Island non-voter's self-vote: the engine applies that rule itself
-        try:
-            service.submit(game_id, Command("vote", by=vote.voter, target=vote.target),
-                           at=vote.time)
-        except Rejected as error:
+    for done in submit_votes(service, game_id, count.votes.values()):
+        vote = done.vote
+        if done.refused is not None:
             typer.echo(_say(locale, N_("rejected by the game: {voter} → {target}: {reason}"),
                             voter=vote.voter, target=vote.target,
-                            reason=localize(error.reason, locale)), err=True)
+                            reason=localize(done.refused, locale)), err=True)
         else:
             typer.echo(_say(locale, N_("submitted: {voter} → {target}"), voter=vote.voter,
                             target=vote.target), err=True)

@@ -9,7 +9,7 @@ still extend a stage whose deadline passed while the scheduler was down.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -115,6 +115,28 @@ class GameService:
         def work(game: Game, conn: Connection) -> list[ev.Event]:
             self._check_deadline(game, now)
             return game.execute(stamped)
+
+        return self.store.transact(game_id, work)
+
+    def submit_each(self, game_id: str, commands: Sequence[Command]
+                    ) -> list[Rejected | None]:
+        """Several players' commands in one transaction, each made at its own ``at`` (else
+        the clock's time) and judged on its own as :meth:`submit` judges it: a refused one
+        leaves the others standing and its :class:`Rejected` comes back in its place
+        (``None``: accepted). The vote counter submits a day's forum votes so."""
+
+        def work(game: Game, conn: Connection) -> list[Rejected | None]:
+            outcome: list[Rejected | None] = []
+            for command in commands:
+                now = command.at or self.clock.now()
+                try:
+                    self._check_deadline(game, now)
+                    game.execute(replace(command, at=now))
+                except Rejected as error:  # the engine rolled this command back
+                    outcome.append(error)
+                else:
+                    outcome.append(None)
+            return outcome
 
         return self.store.transact(game_id, work)
 

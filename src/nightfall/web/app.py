@@ -110,6 +110,15 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
                     title=tr(error.title), message=tr(error.message, seconds=error.retry_after),
                     back=request.url.path.rsplit("/", 1)[0])
 
+    @app.exception_handler(400)
+    async def unreadable_body(request: Request, error: Exception) -> Response:
+        """A body Starlette cannot parse (garbled multipart data): the page, not JSON."""
+        tr = Translator(page_locale(request))
+        return page(request, "error.html", tr, status_code=400, headers=PRIVATE_HEADERS,
+                    title=tr(N_("Not understood")),
+                    message=tr(N_("The form could not be read. Nothing was changed.")),
+                    back=request.url.path)
+
     @app.exception_handler(404)
     async def unknown_route(request: Request, error: Exception) -> Response:
         tr = Translator(page_locale(request))

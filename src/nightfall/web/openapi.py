@@ -30,7 +30,11 @@ _MEANING = {
          "nothing was changed",
     403: "The CSRF check failed, or the page is not for this reader now",
     404: "Unknown page, game or link (a wrong or revoked link looks exactly the same)",
-    409: "The form was made for a phase that is over; nothing was changed",
+    409: "The form was made for a phase that is over (or the game is not running); nothing "
+         "was changed",
+    413: "An uploaded file is over the size limit (or too many files); nothing was changed",
+    415: "An uploaded file is not of a kind the route reads; nothing was changed",
+    422: "An uploaded file could not be read; nothing was changed",
     429: "Too many submissions through this link; nothing was changed (see Retry-After)",
 }
 
@@ -74,6 +78,19 @@ def form(fields: Mapping[str, Mapping[str, Any]], required: tuple[str, ...] = ()
                               "additionalProperties": dict(more) if more else False}
     return {"requestBody": {"required": True, "content": {
         "application/x-www-form-urlencoded": {"schema": schema}}}}
+
+
+def uploads(files: str, fields: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """The ``requestBody`` of a route that takes files (``files``: the field holding them)
+    besides ``fields``: multipart; the same fields urlencoded, without files, are read too
+    (and answered with the page's "choose a file")."""
+    body = form(fields)
+    plain = body["requestBody"]["content"]["application/x-www-form-urlencoded"]["schema"]
+    multipart = {**plain, "properties": {
+        **plain["properties"],
+        files: {"type": "array", "items": {"type": "string", "format": "binary"}}}}
+    body["requestBody"]["content"]["multipart/form-data"] = {"schema": multipart}
+    return body
 
 
 def text(limit: int | None = None, **extra: Any) -> dict[str, Any]:
@@ -150,6 +167,10 @@ ROUTES: dict[tuple[str, str], tuple[dict[int | str, dict[str, Any]], dict[str, A
         {"player": text(200, minLength=1)}, required=("player",))),
     ("POST", "/gm/{token}/revoke"): (pages(303, 400, 403, 404), form(
         {"player": text(200, minLength=1)}, required=("player",))),
+    ("POST", "/gm/{token}/votecount"): (pages(400, 403, 404, 409, 413, 415, 422), uploads(
+        "pages", {"since": text(100), "deadline": text(100), "aliases": text(5000)})),
+    ("POST", "/gm/{token}/votecount/submit"): (pages(400, 403, 404, 409), form(
+        {"votes": text(), "seal": text()}, required=("votes", "seal"))),
     ("GET", "/api/g/{game_id}"): (api(
         {"id": _STR, "head_seq": {"type": "integer"}, "view": _OBJECT}, 404), None),
     ("GET", "/api/p/{token}"): (api(

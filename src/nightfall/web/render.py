@@ -64,8 +64,13 @@ def _sign(secret: str, value: str) -> str:
 
 def redirect(request: Request, url: str, message: Text | None = None,
              kind: str = "ok") -> RedirectResponse:
-    """303 to ``url`` (Post/Redirect/Get), with ``message`` shown once on arrival."""
+    """303 to ``url`` (Post/Redirect/Get), with ``message`` shown once on arrival.
+
+    An accepted and a refused move both redirect (a refresh must not resubmit either);
+    the header ``X-Nightfall-Result`` (``ok`` or ``error``) tells a program which it was
+    without reading the page (the load test's checker does)."""
     response = RedirectResponse(url, status_code=303)
+    response.headers["X-Nightfall-Result"] = "error" if kind == "error" else "ok"
     if message is not None:
         value = json.dumps({"kind": kind, "text": to_data(message)}, ensure_ascii=True)
         secret = request.app.state.settings.secret_key

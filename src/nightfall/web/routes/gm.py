@@ -16,12 +16,14 @@ from nightfall.engine import Game, Rejected, SetupError
 from nightfall.engine.commands import GM_ACTIONS
 from nightfall.engine.phase import SETUP, SIGNUP
 from nightfall.engine.text import N_, Term, Text
+from nightfall.forum import RULESETS
 from nightfall.i18n import SUPPORTED_LOCALES, default_locale, known_zone
 from nightfall.rulesets import RULESET_IDS, get_ruleset
-from nightfall.web import csrf, decisions, pages
+from nightfall.service.votecount import GameCount, game_count, submit_votes
+from nightfall.web import csrf, decisions, pages, votecount
 from nightfall.web.i18n import Translator, supported
 from nightfall.web.render import page, redirect
-from nightfall.web.routes.common import load_async, log_async, now, service, translator
+from nightfall.web.routes.common import load_async, log_async, meta, now, service, translator
 from nightfall.web.routes.public import COMMON_ZONES, DESCRIPTION_LIMIT, NAME_LIMIT, game_context
 from nightfall.web.security import Access, GmAccess
 from nightfall.web.texts import ruleset_name
@@ -120,12 +122,14 @@ async def create_game(request: Request) -> Response:
 
 # -- the dashboard ------------------------------------------------------------------------------
 async def _dashboard(request: Request, access: Access, error: Text | None = None,
-                     status_code: int = 200, new_links: dict[str, str] | None = None
-                     ) -> Response:
+                     status_code: int = 200, new_links: dict[str, str] | None = None,
+                     forum_count: votecount.Section | None = None) -> Response:
     game = await load_async(request, access.game_id)
     tr = translator(request, game)
     log = await log_async(request, access.game_id)
     state = game.state
+    if forum_count is None and state.phase.is_play() and state.ruleset in RULESETS:
+        forum_count = votecount.section(_game_count(request, access, game))
     presets = game.ruleset.presets()
     try:
         default_roles: tuple[str, ...] = game.ruleset.roles_for(len(state.players))
@@ -150,7 +154,7 @@ async def _dashboard(request: Request, access: Access, error: Text | None = None
         signup_open=state.phase.kind == SIGNUP, dealt=state.phase.kind == SETUP,
         in_play=in_play, new_links=new_links or {}, base_url=base_url,
         signup_url=f"{base_url}/g/{access.game_id}/signup",
-        events_url=f"/gm/{access.token}/events")
+        events_url=f"/gm/{access.token}/events", forum_count=forum_count)
 
 
 @router.get("/gm/{token}", response_class=HTMLResponse)
@@ -326,3 +330,64 @@ async def revoke_link(request: Request, access: GmAccess) -> Response:
     return redirect(request, f"/gm/{access.token}", Text(N_(
         "The private link of {name} no longer works. Give him a new one with “New link” "
         "when you want."), {"name": who}))
+
+
+# -- counting a forum thread's votes (see nightfall.web.votecount) --------------------------
+def _game_count(request: Request, access: Access, game: Game) -> GameCount:
+    return game_count(game, meta(request, access.game_id).locale)
+
+
+def _not_running(game: Game) -> votecount.CountError | None:
+    if game.state.phase.is_play() and game.state.ruleset in RULESETS:
+        return None
+    return votecount.CountError(409, N_(
+        "Votes can be counted only while the game is running. Nothing was changed."))
+
+
+@router.post("/gm/{token}/votecount", dependencies=[Depends(csrf.verify)])
+async def count_forum_votes(request: Request, access: GmAccess) -> Response:
+    """Count the votes of uploaded thread pages as ``nightfall votecount --game`` does;
+    nothing is stored (the GM submits the votes with the next form)."""
+    form = await request.form()
+    game = await load_async(request, access.game_id)
+    stopped = _not_running(game)
+    if stopped is not None:
+        return await _dashboard(request, access, stopped.text(translator(request, game)),
+                                stopped.status)
+    known = _game_count(request, access, game)
+    shown = votecount.section(known, form)
+    try:
+        uploads = await votecount.read_uploads(form)
+        shown.count = await run_in_threadpool(votecount.make_count, uploads, known, shown)
+    except votecount.CountError as error:
+        return await _dashboard(request, access, error.text(translator(request, game)),
+                                error.status, forum_count=shown)
+    votecount.seal(shown.count, request.app.state.settings.secret_key, access.game_id,
+                   game.state.phase_label)
+    return await _dashboard(request, access, forum_count=shown)
+
+
+@router.post("/gm/{token}/votecount/submit", dependencies=[Depends(csrf.verify)])
+async def submit_forum_votes(request: Request, access: GmAccess) -> Response:
+    """Submit the counted votes as ``nightfall votecount --submit`` does: each at its
+    post's time, in one transaction, each accepted or refused by the engine."""
+    form = await request.form()
+    game = await load_async(request, access.game_id)
+    tr = translator(request, game)
+    try:
+        stopped = _not_running(game)
+        if stopped is not None:
+            raise stopped
+        phase, votes = votecount.unseal(form.get("votes"), form.get("seal"),
+                                        request.app.state.settings.secret_key, access.game_id)
+    except votecount.CountError as error:
+        return await _dashboard(request, access, error.text(tr), error.status)
+    if phase != game.state.phase_label:
+        return await _dashboard(request, access, Text(
+            N_("This form was made for {old}, which is over; now it is {now}. Nothing was "
+               "changed — here is the current page."),
+            {"old": Term("phase", phase), "now": Term("phase", game.state.phase_label)}), 409)
+    done = await run_in_threadpool(submit_votes, service(request), access.game_id, votes)
+    shown = votecount.section(_game_count(request, access, game))
+    shown.submitted = done
+    return await _dashboard(request, access, forum_count=shown)

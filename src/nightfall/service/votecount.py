@@ -1,0 +1,111 @@
+"""The forum vote counter and a game of the service, in one place for ``nightfall
+votecount --game/--submit`` and the GM's web page, so both count and submit alike.
+
+- :func:`game_count` reads what a game tells the counter: its rule set, language and
+  time zone, its players, who departed and who is voiceless, and the counted window
+  (from the current stage's start; until its deadline on a day). A secret lover pair is
+  not taken from the game: the count is a public post, and the engine refuses a lover's
+  vote for the partner itself when the votes are submitted (C8.2).
+- :func:`parse_when` reads a ``since``/``deadline`` the GM typed (a date alone: the given
+  time of day), :func:`parse_alias` one ``Ann=Annie,Anni`` entry.
+- :func:`submit_votes` feeds the counted votes into the game, each at its post's time, in
+  one transaction; the engine judges each again and a refusal is reported, never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, time, tzinfo
+
+from nightfall.engine import Command, Game, Text
+from nightfall.forum import RULESETS, CastVote, GameFacts, VoteRules
+from nightfall.forum.dates import parse_forum_time
+from nightfall.i18n import known_zone
+from nightfall.service.games import GameService
+
+_DATE_ONLY = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})\.(\d{1,2})\.(\d{4})")
+
+
+@dataclass(frozen=True, slots=True)
+class GameCount:
+    """What a game tells the vote counter."""
+
+    ruleset: str
+    locale: str
+    timezone: str
+    """The game's time zone: of forum times without one, of ``since``/``deadline`` typed
+    by the GM, and of the times in the post."""
+    players: tuple[str, ...]
+    facts: GameFacts
+    since: datetime | None
+    """The current stage's start (posts before it are ``before_start``)."""
+    deadline: datetime | None
+    """The current day's deadline (none at night: the day's votes are over)."""
+
+    @property
+    def rules(self) -> VoteRules:
+        return RULESETS[self.ruleset]
+
+
+def game_count(game: Game, locale: str) -> GameCount:
+    """The counter's view of ``game`` (``locale``: the game's language, from its row)."""
+    state = game.state
+    rules = RULESETS[state.ruleset]
+    zone_name = state.options.get("timezone")
+    timezone = zone_name if isinstance(zone_name, str) and known_zone(zone_name) \
+        else rules.timezone
+    facts = GameFacts(
+        departed=frozenset(p.name for p in state.players.values() if not p.alive),
+        voiceless=frozenset(p.name for p in state.players.values()
+                            if "voiceless" in p.statuses),
+    )
+    deadline = state.deadline if state.phase.kind == "day" else None
+    return GameCount(state.ruleset, locale, timezone, tuple(state.players), facts,
+                     state.phase_at, deadline)
+
+
+def load_game_count(service: GameService, game_id: str) -> GameCount:
+    """:func:`game_count` of a stored game (raises ``UnknownGame``)."""
+    return game_count(service.load(game_id), service.meta(game_id).locale)
+
+
+def parse_when(value: str, tz: tzinfo, default_time: time) -> datetime:
+    """A moment the GM typed (``2012-12-24 19:30``, ``24.12.2012 19:30``, any forum date
+    format), in ``tz`` unless it names a zone; a date alone means ``default_time`` on that
+    day. Raises :class:`~nightfall.forum.errors.DateError`."""
+    text = value.strip()
+    if _DATE_ONLY.fullmatch(text):
+        text = f"{text} {default_time:%H:%M}"
+    return parse_forum_time(text, tz, day_first=True)
+
+
+def parse_alias(entry: str) -> tuple[str, list[str]]:
+    """``"Ann=Annie,Anni"`` as ``("Ann", ["Annie", "Anni"])``; raises ``ValueError``
+    without a ``=`` or a player's name before it."""
+    player, equals, spellings = entry.partition("=")
+    if not equals or not player.strip():
+        raise ValueError(entry)
+    return player.strip(), [name.strip() for name in spellings.split(",") if name.strip()]
+
+
+@dataclass(frozen=True, slots=True)
+class SubmittedVote:
+    """One counted vote handed to the game: accepted (``refused`` is ``None``) or not."""
+
+    vote: CastVote
+    refused: Text | None
+
+
+def submit_votes(service: GameService, game_id: str, votes: Iterable[CastVote]
+                 ) -> list[SubmittedVote]:
+    """Submit each counted vote as its voter's ``vote`` at its post's time, in post order,
+    in one transaction (:meth:`GameService.submit_each`). An Island non-voter's vote for
+    himself (no post) is left out: the engine applies that rule (I6.3) itself."""
+    cast = sorted((v for v in votes if v.post is not None and v.time is not None),
+                  key=lambda v: (v.time, v.voter))
+    outcome = service.submit_each(
+        game_id, [Command("vote", by=v.voter, target=v.target, at=v.time) for v in cast])
+    return [SubmittedVote(vote, None if refused is None else refused.reason)
+            for vote, refused in zip(cast, outcome, strict=True)]
