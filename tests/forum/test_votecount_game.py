@@ -62,6 +62,41 @@ def test_counted_votes_are_submitted_and_the_engine_tallies_them(tmp_path: Path)
     assert not state.is_alive("Ann") and state.winner == "ponies"
 
 
+def test_on_day_one_the_counted_red_names_elect_the_leader(tmp_path: Path) -> None:
+    """C5.1: on day 1 a red name is a vote for the leader; the counted votes go in as
+    ``elect`` (a ``vote`` would be refused: no banishment on day 1)."""
+    url = f"sqlite:///{tmp_path / 'nightfall.db'}"
+    service = GameService(url=url)
+    created = service.create("changelings", 3, {"early_close": False}, "de")
+    for name in ROLES:
+        service.signup(created.id, name)
+    service.assign(created.id, ROLES)
+    service.start(created.id)
+    state = service.load(created.id).state
+    assert state.phase_label == "day 1"
+    start = (state.phase_at or datetime.now(UTC)).astimezone(BERLIN)
+    thread = tmp_path / "day1.bbcode"
+    thread.write_text(
+        "# timezone: Europe/Berlin\n" + "".join(
+            f"--- post p{i} | author: {voter} | time: "
+            f"{(start + timedelta(minutes=i)).strftime('%Y-%m-%d %H:%M')}\n"
+            f"[color=red]{target}[/color]\n"
+            for i, (voter, target) in enumerate(
+                [("Bob", "Dan"), ("Cleo", "Dan"), ("Eve", "Fritz")], start=1)),
+        encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "nightfall.cli", "votecount", str(thread), "--game",
+         created.id, "--db", url, "--submit", "--json"],
+        capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "abgelehnt" not in result.stderr, result.stderr
+    game = service.load(created.id)
+    assert {s.player: s.target for s in game.state.submissions_in("elect")} == {
+        "Bob": "Dan", "Cleo": "Dan", "Eve": "Fritz"}
+    service.gm(created.id, "advance")  # day 1 ends: Dan leads (C5.1)
+    assert "leader" in service.load(created.id).state.players["Dan"].statuses
+
+
 def test_submit_without_a_game_is_a_usage_error(tmp_path: Path) -> None:
     thread = tmp_path / "t.bbcode"
     thread.write_text("--- post p1 | author: Bob | time: 2012-12-24 18:00\nhi\n")

@@ -100,12 +100,18 @@ class SubmittedVote:
 
 def submit_votes(service: GameService, game_id: str, votes: Iterable[CastVote]
                  ) -> list[SubmittedVote]:
-    """Submit each counted vote as its voter's ``vote`` at its post's time, in post order,
-    in one transaction (:meth:`GameService.submit_each`). An Island non-voter's vote for
-    himself (no post) is left out: the engine applies that rule (I6.3) itself."""
+    """Submit each counted vote as its voter's day vote at its post's time, in post order,
+    in one transaction (:meth:`GameService.submit_each`). The day vote is ``elect`` where
+    the voter's legal moves offer it (Changelings day 1: the red name elects the leader,
+    C5.1), else ``vote``. An Island non-voter's vote for himself (no post) is left out: the
+    engine applies that rule (I6.3) itself."""
     cast = sorted((v for v in votes if v.post is not None and v.time is not None),
                   key=lambda v: (v.time, v.voter))
+    game = service.load(game_id)
+    action = {voter: "elect" if any(c.action == "elect" for c in game.legal_commands(voter))
+              else "vote" for voter in {v.voter for v in cast} if voter in game.state.players}
     outcome = service.submit_each(
-        game_id, [Command("vote", by=v.voter, target=v.target, at=v.time) for v in cast])
+        game_id, [Command(action.get(v.voter, "vote"), by=v.voter, target=v.target, at=v.time)
+                  for v in cast])
     return [SubmittedVote(vote, None if refused is None else refused.reason)
             for vote, refused in zip(cast, outcome, strict=True)]
