@@ -102,6 +102,7 @@ def play_checking_views(
     moves: int,
     legal: Callable[[Game], list[Command]],
     check_view: Callable[[Game, str], None],
+    extra: Sequence[ExtraMove] = (),
 ) -> None:
     """Random play (:func:`play_at_random`); each time a stage has been resolved, every
     player's view passes ``check_view(game, player)``."""
@@ -111,7 +112,51 @@ def play_checking_views(
             for viewer in game.state.players:
                 check_view(game, viewer)
 
-    play_at_random(game, data, moves, legal, after)
+    play_at_random(game, data, moves, legal, after, extra)
+
+
+# -- the game master speaks (engine/talk.py) ------------------------------------------------
+def gm_secret(game: Game, player: str) -> str:
+    """A text no game writes by itself, unique in the game: what the GM tells ``player``."""
+    return f"gm-secret-{len(game.events)}-for-{player}"
+
+
+def gm_tells(game: Game, data: st.DataObject) -> None:
+    """The GM sends a private message to a player drawn at random (left or not)."""
+    player = data.draw(st.sampled_from(sorted(game.state.players)), label="told")
+    game.execute(Command("tell", target=player, text=f"  {gm_secret(game, player)}\n"))
+
+
+def gm_says(game: Game, data: st.DataObject) -> None:
+    """The GM posts in the thread (in any phase, at night too)."""
+    game.execute(Command("say", text=f"gm-post-{len(game.events)} *the night is dark*"))
+
+
+GM_TALK: tuple[ExtraMove, ...] = (gm_tells, gm_says)
+
+
+def gm_messages_of_others(game: Game, viewer: str | None) -> list[str]:
+    """The texts of the GM's private messages to every player but ``viewer``."""
+    return [str(n["text"]) for player, notices in game.state.notices.items()
+            if player != viewer for n in notices if n.get("kind") == "gm_message"]
+
+
+def assert_no_gm_message_leaks(game: Game, viewer: str) -> None:
+    """No GM message to another player appears anywhere in ``viewer``'s view or in the
+    public view; his own are among his notices."""
+    import json
+
+    if game.state.ended:
+        return  # after the end everything is revealed
+    text = json.dumps(game.view(viewer), default=str, ensure_ascii=False)
+    public = json.dumps(game.view(None), default=str, ensure_ascii=False)
+    for secret in gm_messages_of_others(game, viewer):
+        assert secret not in text, (viewer, secret)
+        assert secret not in public, secret
+    mine = [n["text"] for n in game.view(viewer)["me"]["notices"]
+            if n.get("kind") == "gm_message"]
+    assert mine == [str(n["text"]) for n in game.state.notices.get(viewer, [])
+                    if n.get("kind") == "gm_message"]
 
 
 def check_rejections_change_nothing(

@@ -8,7 +8,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamekit import play_checking_views
+from gamekit import GM_TALK, assert_no_gm_message_leaks, play_checking_views
 from islandkit import PEACEFUL_SPECIALS, all_commands, make_island_game
 from nightfall.engine import Command, Game
 from nightfall.rulesets import new_game
@@ -49,12 +49,13 @@ def assert_no_leak(game: Game, viewer: str) -> None:
     assert "notices" not in view and "traces" not in view and "flags" not in view
     if not team:
         assert mine["team"] == [] and "team_submissions" not in mine
+    assert_no_gm_message_leaks(game, viewer)  # the GM's private messages (engine/talk.py)
     text = json.dumps(view, default=str, sort_keys=True, ensure_ascii=False)
     for other, notices in state.notices.items():
         if other == viewer:
             continue
         for notice in notices:
-            if notice.get("kind") in ("check", "palms_bloom"):
+            if notice.get("kind") in ("check", "palms_bloom", "gm_message"):
                 assert json.dumps(notice, sort_keys=True, ensure_ascii=False) not in text or (
                     notice in mine["notices"]), (viewer, other, notice)
 
@@ -70,7 +71,7 @@ def games(draw: st.DrawFn) -> Game:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game=games(), data=st.data())
 def test_island_projections_never_leak(game: Game, data: st.DataObject) -> None:
-    play_checking_views(game, data, 120, all_commands, assert_no_leak)
+    play_checking_views(game, data, 120, all_commands, assert_no_leak, extra=GM_TALK)
 
 
 def small_game(events: bool = False) -> Game:

@@ -8,7 +8,15 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamekit import PONY_SPECIALS, TEAM_ROLES, all_commands, make_game, play_checking_views
+from gamekit import (
+    GM_TALK,
+    PONY_SPECIALS,
+    TEAM_ROLES,
+    all_commands,
+    assert_no_gm_message_leaks,
+    make_game,
+    play_checking_views,
+)
 from nightfall.engine import Game
 from nightfall.rulesets.changelings import memory
 from nightfall.rulesets.changelings.roles import PUBLIC_STATUSES, is_changeling_side
@@ -48,13 +56,15 @@ def assert_no_leak(game: Game, viewer: str) -> None:
         assert mine["team"] == [] and "team_submissions" not in view["me"]
     if partner is None:
         assert mine["partner"] is None
+    assert_no_gm_message_leaks(game, viewer)  # the GM's private messages (engine/talk.py)
     # no other player's notice appears anywhere in the serialised view
     text = json.dumps(view, default=str, sort_keys=True)
     for other, notices in state.notices.items():
         if other == viewer:
             continue
         for notice in notices:
-            if notice.get("kind") in ("investigation", "visit", "pending_abduction", "replaced"):
+            if notice.get("kind") in ("investigation", "visit", "pending_abduction", "replaced",
+                                      "gm_message"):
                 assert json.dumps(notice, sort_keys=True) not in text or notice in mine[
                     "notices"], (viewer, other, notice)
 
@@ -71,7 +81,7 @@ def games(draw: st.DrawFn) -> Game:
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game=games(), data=st.data())
 def test_projections_never_leak(game: Game, data: st.DataObject) -> None:
-    play_checking_views(game, data, 120, all_commands, assert_no_leak)
+    play_checking_views(game, data, 120, all_commands, assert_no_leak, extra=GM_TALK)
 
 
 def test_the_public_view_shows_no_role_of_a_living_player() -> None:

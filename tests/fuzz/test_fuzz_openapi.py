@@ -32,7 +32,8 @@ from webkit import START
 SECRET = "fuzz-secret"
 CHECKS = [sc.not_a_server_error, sc.status_code_conformance, sc.content_type_conformance,
           sc.response_headers_conformance, sc.response_schema_conformance]
-GM_ACTIONS = ["advance", "extend", "shorten", "skip", "modkill", "undo", "event", "answer"]
+GM_ACTIONS = ["advance", "extend", "shorten", "skip", "modkill", "undo", "event", "answer",
+              "say", "tell"]
 
 
 @dataclass

@@ -756,6 +756,35 @@ def modkill(
         _gm(session, "modkill", target=session.player(name), text=reason)
 
 
+TalkText = Annotated[str, typer.Argument(
+    help="The text, as the players will read it (*action*, **status**, ((ooc)), //thought//).",
+    metavar="TEXT", show_default=False)]
+
+
+@game_app.command("say")
+def say(game: GameArg, text: TalkText, db: DbOption = None) -> None:
+    """Post in the game's thread as the game master (any phase after the start, at night
+    and after the end too)."""
+    with Session(db, game) as session:
+        _gm(session, "say", text=text)
+        out.print(escape(session.say(N_("posted in the thread as the game master"))))
+
+
+@game_app.command("tell")
+def tell(
+    game: GameArg,
+    name: Annotated[str, typer.Argument(help="The player (also one who has left).",
+                                        metavar="NAME", show_default=False)],
+    text: TalkText,
+    db: DbOption = None,
+) -> None:
+    """Send one player a private message as the game master (shown among his notices)."""
+    with Session(db, game) as session:
+        player = session.player(name)
+        _gm(session, "tell", target=player, text=text)
+        out.print(escape(session.say(N_("message sent to {player}"), player=player)))
+
+
 @game_app.command("act")
 def act(
     game: GameArg,

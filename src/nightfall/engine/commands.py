@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 #: Commands of the game master (``by`` is ``None``); every other command is a player's.
-GM_ACTIONS = frozenset({"advance", "extend", "shorten", "skip", "modkill"})
+#: ``say`` posts in the thread, ``tell`` messages one player (``engine/talk.py``).
+GM_ACTIONS = frozenset({"advance", "extend", "shorten", "skip", "modkill", "say", "tell"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -146,6 +146,15 @@ class Posted(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class GmPosted(Event):
+    """A post of the game master in the public thread (a story post, a reminder): in the
+    thread in order with the players' posts, marked as the game master's."""
+
+    phase: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class RandomDrawn(Event):
     """One draw of the seeded RNG: ``chosen`` out of ``population`` (draw ``index``)."""
 
@@ -240,7 +249,7 @@ TYPE_NAMES: dict[type[Event], str] = {
         ItemTaken, ItemUsedChanged, PlayerLeft,
         PhaseStarted, DeadlineChanged, Submitted, SubmissionWithdrawn, Posted, RandomDrawn, FlagSet,
         NoticeSent, Announced, VotesCounted, StepTraced, StageClosed, RolledBack, GameEnded,
-        GmActed,
+        GmActed, GmPosted,
     )
 }
 EVENT_TYPES: dict[str, type[Event]] = {name: cls for cls, name in TYPE_NAMES.items()}

@@ -20,6 +20,7 @@ from nightfall.engine.phase import ENDED, SETUP, SIGNUP, Phase
 from nightfall.engine.rng import draw_index
 from nightfall.engine.ruleset import Ruleset, Step
 from nightfall.engine.state import APPLIERS, GameState, apply
+from nightfall.engine.talk import TALK_ACTIONS, speak
 from nightfall.engine.text import N_, Term, TermNames, Text
 
 #: what each random draw is for, by the part of its purpose before ":" (the rest names the
@@ -286,13 +287,20 @@ class Game:
     # -- play -------------------------------------------------------------------------
     def execute(self, command: Command) -> list[ev.Event]:
         """Apply one command; returns its events, or raises Rejected (nothing changed)."""
+        gm_act = command.is_gm or command.action in self.ruleset.gm_actions
+        if gm_act and command.by is not None:
+            # a GM act comes without ``by``: a player's form naming one (advance, modkill,
+            # say) must not close a stage or speak as the game master
+            raise Rejected(N_("Only the game master can do that."))
+        if command.action in TALK_ACTIONS:  # the GM may always speak, after the end too
+            return self._transaction(command.at, lambda ctx: self._gm(ctx, command))
         if self.state.ended:
             raise Rejected(N_("The game is over."))
         if not self.state.phase.is_play():
             raise Rejected(N_("The game has not started yet."))
         if command.action == "advance":
             return self.advance(command.at)
-        if command.is_gm or command.action in self.ruleset.gm_actions:
+        if gm_act:
             # the GM may act after a deadline (extend it, skip the stage) before it closes
             return self._transaction(command.at, lambda ctx: self._gm(ctx, command))
         deadline = self.state.deadline
@@ -414,6 +422,8 @@ class Game:
             ctx.emit(ev.StageClosed(state.phase_label, skipped=True))
             self.ruleset.skip(ctx)
             self._after_resolution(ctx)
+        elif command.action in TALK_ACTIONS:
+            speak(ctx, command)
         elif command.action in self.ruleset.gm_actions:
             ctx.emit(ev.GmActed(command.action, command.target, command.choice or command.text))
             self.ruleset.handle_gm(ctx, command)

@@ -98,7 +98,9 @@ class Announcement:
 
 @dataclass(frozen=True, slots=True)
 class Post:
-    player: str
+    """A post in the thread; ``player`` is ``None`` for the game master's (``GmPosted``)."""
+
+    player: str | None
     phase: str
     text: str
 
@@ -198,10 +200,17 @@ def public_record(state: GameState) -> tuple[list[dict[str, Any]], list[dict[str
         memo["announcements"] = announcements
     thread: list[dict[str, Any]] = memo.get("thread", [])
     if len(thread) < len(state.thread):
-        thread = thread + [{"player": p.player, "phase": p.phase, "text": p.text}
-                           for p in state.thread[len(thread):]]
+        thread = thread + [_post_data(p) for p in state.thread[len(thread):]]
         memo["thread"] = thread
     return list(announcements), list(thread)
+
+
+def _post_data(post: Post) -> dict[str, Any]:
+    """A thread post as data: the game master's has no player and says ``"gm": True``."""
+    data: dict[str, Any] = {"player": post.player, "phase": post.phase, "text": post.text}
+    if post.player is None:
+        data["gm"] = True
+    return data
 
 
 Applier = Callable[[GameState, Any], None]
@@ -314,6 +323,11 @@ def _withdrawn(state: GameState, e: ev.SubmissionWithdrawn) -> None:
 @_applies(ev.Posted)
 def _posted(state: GameState, e: ev.Posted) -> None:
     state.thread.append(Post(e.player, e.phase, e.text))
+
+
+@_applies(ev.GmPosted)
+def _gm_posted(state: GameState, e: ev.GmPosted) -> None:
+    state.thread.append(Post(None, e.phase, e.text))
 
 
 @_applies(ev.RandomDrawn)

@@ -17,7 +17,7 @@ COMMANDS = frozenset({
     "fear_pick", "pick_me_partner", "spirit_ask", "post",
 })
 GM_DIRECTIVES = frozenset({"event", "answer", "modkill", "violation", "extend", "skip",
-                           "shorten"})
+                           "shorten", "say", "tell"})
 
 
 class Strict(BaseModel):

@@ -11,7 +11,8 @@ from nightfall.rulesets import get_ruleset, new_game
 from nightfall.scenario.loader import LoadedScenario, ScenarioError, load_scenario
 from nightfall.scenario.model import CommandStep, ExpectBlock, ExpectStep, GmStep
 
-_GM_COMMANDS = {"modkill": "modkill", "extend": "extend", "shorten": "shorten", "skip": "skip"}
+_GM_COMMANDS = {"modkill": "modkill", "extend": "extend", "shorten": "shorten", "skip": "skip",
+                "say": "say", "tell": "tell"}
 
 
 @dataclass

@@ -94,8 +94,8 @@ def decode(type_name: str, version: int, payload: Payload) -> ev.Event:
 
 def audience(event: ev.Event) -> str:
     """Who may see an event: ``public``, ``player:NAME`` or ``gm`` (the web uses it)."""
-    if isinstance(event, (ev.Announced, ev.Posted, ev.PhaseStarted, ev.PlayerJoined,
-                          ev.GameEnded, ev.PlayerLeft, ev.VotesCounted)):
+    if isinstance(event, (ev.Announced, ev.Posted, ev.GmPosted, ev.PhaseStarted,
+                          ev.PlayerJoined, ev.GameEnded, ev.PlayerLeft, ev.VotesCounted)):
         return "public"
     if isinstance(event, ev.NoticeSent):
         return f"player:{event.player}"

@@ -126,7 +126,8 @@ _SUBMISSION: dict[str, Any] = {
     "type": "object", "required": ["player", "slot", "action", "targets", "choice"],
     "properties": {"player": _STR, "slot": _STR, "action": _STR, "targets": _TARGETS,
                    "choice": _CHOICE}}
-_GM_FIELDS = {"target": text(200), "minutes": text(20), "text": text(2000),
+#: ``text``: a post or message of the GM (say, tell) takes 10 000 characters, a reason 2 000
+_GM_FIELDS = {"target": text(200), "minutes": text(20), "text": text(10_000),
               "choice": text(100), "phase": text(40)}
 
 #: (method, path) → (answers, form body or None)

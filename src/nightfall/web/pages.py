@@ -14,6 +14,7 @@ from typing import Any
 
 from nightfall.engine import Game, Rejected, Ruleset, Text
 from nightfall.engine import events as ev
+from nightfall.engine.talk import GM_MESSAGE, notice_text
 from nightfall.engine.text import N_
 
 LogEntry = tuple[int, datetime, ev.Event]
@@ -33,7 +34,7 @@ def effective(log: Sequence[LogEntry]) -> list[LogEntry]:
 
 @dataclass
 class ThreadEntry:
-    kind: str  # post, vote, unvote, announcement, phase
+    kind: str  # post, gm (the game master's post), vote, unvote, announcement, phase
     seq: int
     at: datetime
     phase: str
@@ -47,7 +48,7 @@ class ThreadEntry:
 
 def thread(log: Sequence[LogEntry], public_slots: frozenset[str]) -> list[ThreadEntry]:
     """The public thread: posts, the public votes (highlighted; the last one counts), the
-    game master's announcements, and a marker where each phase begins."""
+    game master's posts and announcements, and a marker where each phase begins."""
     entries: list[ThreadEntry] = []
     phase = "signup"
     for seq, at, event in effective(log):
@@ -57,6 +58,8 @@ def thread(log: Sequence[LogEntry], public_slots: frozenset[str]) -> list[Thread
                 entries.append(ThreadEntry("phase", seq, at, phase))
         elif isinstance(event, ev.Posted):
             entries.append(ThreadEntry("post", seq, at, event.phase, event.player, event.text))
+        elif isinstance(event, ev.GmPosted):
+            entries.append(ThreadEntry("gm", seq, at, event.phase, text=event.text))
         elif isinstance(event, ev.Announced):
             entries.append(ThreadEntry("announcement", seq, at, event.phase, message=event.text))
         elif (isinstance(event, ev.Submitted) and event.slot in public_slots
@@ -93,9 +96,19 @@ def tally(ballots: Mapping[str, str]) -> list[tuple[str, list[str]]]:
 
 @dataclass
 class NoticeLine:
+    """One private notice; ``gm_text`` is the game master's message as he wrote it (shown
+    with the thread's markup rules), ``None`` for a notice of the rules."""
+
     phase: str
     at: datetime
     text: Text
+    gm_text: str | None = None
+
+
+def notice_line(phase: str, at: datetime, ruleset: Ruleset, notice: Mapping[str, Any]
+                ) -> NoticeLine:
+    gm_text = str(notice.get("text", "")) if notice.get("kind") == GM_MESSAGE else None
+    return NoticeLine(phase, at, notice_text(ruleset, notice), gm_text)
 
 
 def notices(log: Sequence[LogEntry], ruleset: Ruleset, player: str) -> list[NoticeLine]:
@@ -106,8 +119,29 @@ def notices(log: Sequence[LogEntry], ruleset: Ruleset, player: str) -> list[Noti
         if isinstance(event, ev.PhaseStarted):
             phase = event.label
         elif isinstance(event, ev.NoticeSent) and event.player == player:
-            found.append(NoticeLine(phase, at, ruleset.notice_text(event.notice)))
+            found.append(notice_line(phase, at, ruleset, event.notice))
     return found
+
+
+@dataclass
+class GmMessage:
+    phase: str
+    at: datetime
+    player: str
+    text: str
+
+
+def gm_messages(log: Sequence[LogEntry]) -> list[GmMessage]:
+    """The game master's private messages (``tell``), newest first: the GM's record of
+    what he wrote to whom (his dashboard)."""
+    found: list[GmMessage] = []
+    phase = "signup"
+    for _, at, event in effective(log):
+        if isinstance(event, ev.PhaseStarted):
+            phase = event.label
+        elif isinstance(event, ev.NoticeSent) and event.notice.get("kind") == GM_MESSAGE:
+            found.append(GmMessage(phase, at, event.player, str(event.notice.get("text", ""))))
+    return found[::-1]
 
 
 def all_notices(log: Sequence[LogEntry], ruleset: Ruleset) -> dict[str, list[NoticeLine]]:
@@ -118,7 +152,7 @@ def all_notices(log: Sequence[LogEntry], ruleset: Ruleset) -> dict[str, list[Not
             phase = event.label
         elif isinstance(event, ev.NoticeSent):
             found.setdefault(event.player, []).append(
-                NoticeLine(phase, at, ruleset.notice_text(event.notice)))
+                notice_line(phase, at, ruleset, event.notice))
     return found
 
 

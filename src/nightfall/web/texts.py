@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 from nightfall.engine import Game, GameState, Ruleset, Text
 from nightfall.engine import events as ev
+from nightfall.engine.talk import notice_text
 from nightfall.engine.text import N_, Term, TermNames
 from nightfall.i18n import RULESET_NAMES
 from nightfall.web.i18n import Translator
@@ -81,7 +82,7 @@ def log_line(event: ev.Event, ruleset: Ruleset, tr: Translator) -> str | None:
     elif isinstance(event, ev.Posted):
         text = Text(N_("{name} posts in the thread."), {"name": event.player})
     elif isinstance(event, ev.NoticeSent):
-        return f"→ {event.player}: " + tr.text(ruleset.notice_text(event.notice))
+        return f"→ {event.player}: " + tr.text(notice_text(ruleset, event.notice))
     elif isinstance(event, ev.RandomDrawn):
         return tr(N_("Chance draws {chosen} ({purpose})."),
                   chosen=drawn_name(event.chosen, ruleset, tr),
@@ -95,7 +96,7 @@ def log_line(event: ev.Event, ruleset: Ruleset, tr: Translator) -> str | None:
         text = Text(N_("The game ends: {winner} won."),
                     {"winner": Term("faction", event.winner)})
     elif isinstance(event, ev.StepTraced | ev.DeadlineChanged | ev.FlagSet | ev.VotesCounted
-                    | ev.GameCreated | ev.ItemUsedChanged):
+                    | ev.GameCreated | ev.ItemUsedChanged | ev.GmPosted):  # GmPosted: thread
         return None
     return tr.text(text) if text is not None else type(event).__name__
 
@@ -109,6 +110,8 @@ TermNames.register("gm", {
     "shorten": N_("shorten the deadline"),
     "skip": N_("skip the phase"),
     "modkill": N_("remove a player (modkill)"),
+    "say": N_("post as game master"),
+    "tell": N_("message to a player"),
     "undo": N_("undo to the last phase boundary"),
     "event": N_("force the day's event"),
     "answer": N_("answer the spirit"),

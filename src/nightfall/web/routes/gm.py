@@ -1,6 +1,6 @@
 """The game master's pages: create a game; the dashboard (sign-ups, deal, start, who has
 submitted what, the pending resolution previewed, close/extend/skip/modkill/undo and the
-rule set's own acts, the players' links)."""
+rule set's own acts, posts in the thread and messages to one player, the players' links)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from nightfall.engine import Game, Rejected, SetupError
 from nightfall.engine.commands import GM_ACTIONS
 from nightfall.engine.phase import SETUP, SIGNUP
+from nightfall.engine.talk import TALK_ACTIONS, TEXT_LIMIT
 from nightfall.engine.text import N_, Term, Text
 from nightfall.forum import RULESETS
 from nightfall.i18n import SUPPORTED_LOCALES, default_locale, known_zone
@@ -123,7 +124,10 @@ async def create_game(request: Request) -> Response:
 # -- the dashboard ------------------------------------------------------------------------------
 async def _dashboard(request: Request, access: Access, error: Text | None = None,
                      status_code: int = 200, new_links: dict[str, str] | None = None,
-                     forum_count: votecount.Section | None = None) -> Response:
+                     forum_count: votecount.Section | None = None,
+                     draft: dict[str, str] | None = None) -> Response:
+    """The dashboard; ``draft`` is a refused post or message (``action``, ``target``,
+    ``text``), written back into its form so the GM does not type it again."""
     game = await load_async(request, access.game_id)
     tr = translator(request, game)
     log = await log_async(request, access.game_id)
@@ -154,7 +158,9 @@ async def _dashboard(request: Request, access: Access, error: Text | None = None
         signup_open=state.phase.kind == SIGNUP, dealt=state.phase.kind == SETUP,
         in_play=in_play, new_links=new_links or {}, base_url=base_url,
         signup_url=f"{base_url}/g/{access.game_id}/signup",
-        events_url=f"/gm/{access.token}/events", forum_count=forum_count)
+        events_url=f"/gm/{access.token}/events", forum_count=forum_count,
+        can_talk=in_play or state.ended, text_limit=TEXT_LIMIT, draft=draft or {},
+        gm_messages=pages.gm_messages(log))
 
 
 @router.get("/gm/{token}", response_class=HTMLResponse)
@@ -266,6 +272,8 @@ async def gm_act(request: Request, access: GmAccess) -> Response:
             409)
     svc = service(request)
     choice: str | None = None
+    if action in TALK_ACTIONS:
+        return await _talk(request, access, action, form)
     try:
         if action == "undo":
             await run_in_threadpool(svc.undo, access.game_id)
@@ -296,6 +304,23 @@ async def gm_act(request: Request, access: GmAccess) -> Response:
     done = "overrule" if action == "violation" and choice in decisions.OVERRULE else action
     return redirect(request, f"/gm/{access.token}", Text(N_("Done: {action}."), {
         "action": Term("gm", done)}))
+
+
+async def _talk(request: Request, access: GmAccess, action: str, form: Any) -> Response:
+    """``say`` (a post in the thread) or ``tell`` (a message to one player): the whole
+    text as written (the engine trims it and refuses an empty or too long one), never
+    clipped like the short fields of the other acts."""
+    raw = form.get("text")
+    text = raw if isinstance(raw, str) else ""
+    target = _field(form, "target") or None
+    try:
+        await run_in_threadpool(service(request).gm, access.game_id, action, target, None,
+                                text, None)
+    except (Rejected, SetupError) as error:
+        return await _dashboard(request, access, error.reason, 400, draft={
+            "action": action, "target": target or "", "text": text})
+    return redirect(request, f"/gm/{access.token}#talk", Text(N_("Done: {action}."), {
+        "action": Term("gm", action)}))
 
 
 @router.post("/gm/{token}/links", dependencies=[Depends(csrf.verify)])

@@ -1,4 +1,5 @@
-"""Live updates by server-sent events: ``post`` (a new post or public vote), ``phase`` (a
+"""Live updates by server-sent events: ``post`` (a new post, the game master's too, or a
+public vote), ``phase`` (a
 stage closed, a new phase, an announcement, an undo) and, on a player's own stream,
 ``notice`` (a new private notice for him). The GM's stream also says ``change`` for any
 new event.
@@ -42,7 +43,7 @@ def classify(event: ev.Event, player: str | None, gm: bool, public_slots: frozen
         names.add("change")
     public_vote = isinstance(event, ev.Submitted | ev.SubmissionWithdrawn) and (
         event.slot in public_slots)
-    if isinstance(event, ev.Posted) or public_vote:
+    if isinstance(event, ev.Posted | ev.GmPosted) or public_vote:
         names.add("post")
     elif isinstance(event, PHASE_EVENTS):
         names.add("phase")
