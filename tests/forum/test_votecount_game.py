@@ -56,6 +56,14 @@ def test_counted_votes_are_submitted_and_the_engine_tallies_them(tmp_path: Path)
     game = service.load(created.id)
     ballots = {s.player: s.target for s in game.state.submissions_in("vote")}
     assert ballots == count["votes"]
+    # the same thread counted and submitted again: nothing is sent twice
+    again = subprocess.run(
+        [sys.executable, "-m", "nightfall.cli", "votecount", str(thread), "--game",
+         created.id, "--db", url, "--submit", "--json"],
+        capture_output=True, text=True, timeout=120, check=False)
+    assert again.returncode == 0, again.stderr
+    assert again.stderr.count("unverändert: ") == 4 and "abgegeben" not in again.stderr
+    assert len(service.load(created.id).events) == len(game.events)
     service.gm(created.id, "advance")  # the day ends: the engine's own tally
     state = service.load(created.id).state
     assert state.last_votes == {"Ann": 2, "Eve": 1, "Dan": 1}

@@ -135,6 +135,12 @@ def test_the_page_shows_the_count_of_the_command_line_and_submits_it(forum: Foru
     new = forum.env.service.store.events(forum.game_id)[before:]
     assert [e.player for e in new if isinstance(e, ev.Submitted)] == [
         "Anna Bell", "Bob", "Zoë K", "Dana"]  # in the order of their posts
+    # the same list again: the votes already in the game are not sent twice
+    head = forum.head()
+    again = forum.env.client.post(f"{forum.url}/votecount/submit", data=fields)
+    assert again.status_code == 200, again.text
+    assert again.text.count("unverändert: ist schon die Stimme im Spiel") == 4
+    assert forum.head() == head
 
 
 def test_aliases_and_a_typed_window_are_used(forum: Forum) -> None:

@@ -228,7 +228,10 @@ def _submit(service: GameService, game_id: str, count: VoteCount, locale: str) -
 
     for done in submit_votes(service, game_id, count.votes.values()):
         vote = done.vote
-        if done.refused is not None:
+        if done.unchanged:
+            typer.echo(_say(locale, N_("unchanged: {voter} → {target} (already the vote in the "
+                                       "game)"), voter=vote.voter, target=vote.target), err=True)
+        elif done.refused is not None:
             typer.echo(_say(locale, N_("rejected by the game: {voter} → {target}: {reason}"),
                             voter=vote.voter, target=vote.target,
                             reason=localize(done.refused, locale)), err=True)

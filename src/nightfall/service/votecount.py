@@ -92,10 +92,12 @@ def parse_alias(entry: str) -> tuple[str, list[str]]:
 
 @dataclass(frozen=True, slots=True)
 class SubmittedVote:
-    """One counted vote handed to the game: accepted (``refused`` is ``None``) or not."""
+    """One counted vote handed to the game: accepted (``refused`` is ``None``) or not;
+    ``unchanged`` when it already was the voter's vote in the game (not sent again)."""
 
     vote: CastVote
     refused: Text | None
+    unchanged: bool = False
 
 
 def submit_votes(service: GameService, game_id: str, votes: Iterable[CastVote]
@@ -104,14 +106,26 @@ def submit_votes(service: GameService, game_id: str, votes: Iterable[CastVote]
     in one transaction (:meth:`GameService.submit_each`). The day vote is ``elect`` where
     the voter's legal moves offer it (Changelings day 1: the red name elects the leader,
     C5.1), else ``vote``. An Island non-voter's vote for himself (no post) is left out: the
-    engine applies that rule (I6.3) itself."""
+    engine applies that rule (I6.3) itself. A vote that already is the voter's current
+    vote in the game is not sent again (counting the same thread twice changes nothing
+    and does not repeat the votes in the thread)."""
     cast = sorted((v for v in votes if v.post is not None and v.time is not None),
                   key=lambda v: (v.time, v.voter))
     game = service.load(game_id)
     action = {voter: "elect" if any(c.action == "elect" for c in game.legal_commands(voter))
               else "vote" for voter in {v.voter for v in cast} if voter in game.state.players}
-    outcome = service.submit_each(
-        game_id, [Command(action.get(v.voter, "vote"), by=v.voter, target=v.target, at=v.time)
-                  for v in cast])
-    return [SubmittedVote(vote, None if refused is None else refused.reason)
-            for vote, refused in zip(cast, outcome, strict=True)]
+    current = {(s.player, s.action, s.targets) for s in game.state.submissions.values()}
+    commands = [Command(action.get(v.voter, "vote"), by=v.voter, target=v.target, at=v.time)
+                for v in cast]
+    fresh = [(vote, command) for vote, command in zip(cast, commands, strict=True)
+             if (command.by, command.action, command.all_targets) not in current]
+    outcome = iter(service.submit_each(game_id, [command for _, command in fresh]))
+    sent = {id(vote) for vote, _ in fresh}
+    results: list[SubmittedVote] = []
+    for vote in cast:
+        if id(vote) not in sent:
+            results.append(SubmittedVote(vote, None, unchanged=True))
+            continue
+        refused = next(outcome)
+        results.append(SubmittedVote(vote, None if refused is None else refused.reason))
+    return results
