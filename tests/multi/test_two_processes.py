@@ -66,8 +66,8 @@ def test_commands_sent_to_both_processes_are_applied_exactly_once(
     for path in paths:
         on_a, on_b = httpx.get(a.base + path).json(), httpx.get(b.base + path).json()
         assert on_a == on_b, path
-    public = httpx.get(b.base + f"/api/g/{game.game_id}").json()
-    assert public["head_seq"] == head + len(jobs)
+    gm_view = httpx.get(b.base + f"/api/gm/{game.gm}").json()
+    assert gm_view["head_seq"] == head + len(jobs)
 
 
 def test_a_deadline_fires_once_with_both_schedulers_running(

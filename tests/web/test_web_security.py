@@ -3,7 +3,10 @@ nothing; every form needs the CSRF token; a player never sees another player's s
 
 from __future__ import annotations
 
+import dataclasses
 import re
+import threading
+import time
 
 import pytest
 from fastapi.routing import APIRoute
@@ -11,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from nightfall.engine import Command
 from nightfall.web.routes import api, gm, player, public, sse
-from webkit import ROLES, Env, Small, csrf_of
+from webkit import ROLES, Env, Small, csrf_of, small_game
 
 
 def app_routes() -> list[APIRoute]:
@@ -184,3 +187,79 @@ def test_player_a_never_sees_b_s_role_items_notices_or_submissions(env: Env,
     assert 'data-role="pony"' in page
     for name in ("Bob", "Cid", "Dee"):
         assert re.search(rf"<li class=\"alive\">{name}</li>", page), name
+
+
+def test_no_public_or_player_view_counts_hidden_events(env: Env, small: Small) -> None:
+    """The log's head grows with every event, a secret night action too: shown to anybody
+    but the GM, it told when (and how many) hidden moves were made."""
+    svc = env.service
+    for name in ROLES:
+        svc.submit(small.game_id, Command("elect", by=name, target="Ann"))
+    svc.gm(small.game_id, "advance")  # night 1/1
+    urls = [f"/api/g/{small.game_id}", f"/api/p/{small.tokens['Ann']}"]
+    before = [env.client.get(url).json() for url in urls]
+    svc.submit(small.game_id, Command("investigate", by="Cid", target="Bob"))
+    assert [env.client.get(url).json() for url in urls] == before
+    gm_view = env.client.get(f"/api/gm/{small.gm}").json()
+    assert gm_view["head_seq"] == svc.meta(small.game_id).head_seq  # the GM may know
+
+
+def test_a_live_update_names_no_log_position_except_to_the_gm(env: Env, small: Small) -> None:
+    def later() -> None:
+        time.sleep(0.15)
+        env.service.submit(small.game_id, Command("post", by="Ann", text="hello"))
+
+    bodies = {}
+    for label, url in (("public", f"/g/{small.game_id}/events"),
+                       ("player", small.p("Bob") + "/events"), ("gm", small.g + "/events")):
+        thread = threading.Thread(target=later)
+        thread.start()
+        with env.client.stream("GET", url) as response:
+            bodies[label] = "".join(response.iter_text())
+        thread.join()
+    head = str(env.service.meta(small.game_id).head_seq)
+    for label in ("public", "player"):
+        assert "event: post\ndata: post\n" in bodies[label], bodies[label]
+        assert not re.search(r"^data: \d", bodies[label], re.M), bodies[label]
+    assert f"data: {head}" in bodies["gm"]
+
+
+@pytest.mark.parametrize(("name", "reason"), [
+    ("Ａnn", "The name Ａnn is already taken."),  # full-width A: Ann to the eye
+    ("ＡＮＮ", "The name ＡＮＮ is already taken."),
+    ("*", "A name needs at least one letter or digit."),  # the GM's "every player"
+    ("---", "A name needs at least one letter or digit."),
+])
+def test_no_look_alike_or_symbol_names(env: Env, name: str, reason: str) -> None:
+    small = small_game(env.service, start=False)
+    csrf = csrf_of(env.client)
+    page = env.client.post(f"/g/{small.game_id}/signup", data={"csrf_token": csrf, "name": name})
+    assert page.status_code == 400 and reason in page.text
+    page = env.client.post(small.g + "/players", data={"csrf_token": csrf, "name": name})
+    assert page.status_code == 400 and reason in page.text
+    assert list(env.service.load(small.game_id).state.players) == list(ROLES)
+
+
+def test_a_hidden_event_does_not_skip_a_keep_alive(env: Env, small: Small) -> None:
+    """Every look at the head sends a line; once a look that found only someone else's
+    secret move sent nothing, so the gap in the keep-alives timed that move."""
+    svc = env.service
+    for name in ROLES:
+        svc.submit(small.game_id, Command("elect", by=name, target="Ann"))
+    svc.gm(small.game_id, "advance")  # night 1/1
+    # exactly one look, 1 s after the stream starts (SQLite polls): the secret move at
+    # 0.1 s comes before it; whatever the machine's load, the fixed stream sends one
+    # keep-alive, the old one sent none when it found only the hidden move
+    env.app.state.settings = dataclasses.replace(env.app.state.settings, sse_interval=1.0,
+                                                 sse_max_seconds=1.0)
+
+    def later() -> None:
+        time.sleep(0.1)  # before the first look
+        svc.submit(small.game_id, Command("visit", by="Dee", target="Eve"))
+
+    thread = threading.Thread(target=later)
+    thread.start()
+    with env.client.stream("GET", small.p("Ann") + "/events") as response:
+        body = "".join(response.iter_text())
+    thread.join()
+    assert body.count(": keep-alive") == 1 and "event:" not in body, body

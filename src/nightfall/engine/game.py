@@ -9,6 +9,7 @@ read from a clock: ``advance()`` says "the current deadline passed", ``tick(now)
 from __future__ import annotations
 
 import pickle
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -200,7 +201,10 @@ class Game:
             raise Rejected(N_("Sign-up is closed."))
         if not name:
             raise Rejected(N_("A player needs a name."))
-        if any(p.casefold() == name.casefold() for p in self.state.players):
+        if not any(c.isalnum() for c in name):
+            # "*" is the GM's "every player" on the links form; "---" no vote can name
+            raise Rejected(N_("A name needs at least one letter or digit."))
+        if any(_name_key(p) == _name_key(name) for p in self.state.players):
             raise Rejected(N_("The name {name} is already taken."), name=name)
         if len(self.state.players) >= self.ruleset.max_players:
             raise Rejected(N_("The game is full ({count} players)."), count=len(self.state.players))
@@ -471,3 +475,9 @@ class Game:
 
     def legal_commands(self, player: str) -> list[Command]:
         return self.ruleset.legal_commands(self.state, player)
+
+
+def _name_key(name: str) -> str:
+    """What two names are compared by: "Ａnn" (full-width) or "ANN" is Ann again, so a
+    stranger cannot sign up as a look-alike of a player and post or vote as him."""
+    return unicodedata.normalize("NFKC", name).casefold()

@@ -173,12 +173,12 @@ ROUTES: dict[tuple[str, str], tuple[dict[int | str, dict[str, Any]], dict[str, A
     ("POST", "/gm/{token}/votecount/submit"): (pages(400, 403, 404, 409), form(
         {"votes": text(), "seal": text()}, required=("votes", "seal"))),
     ("GET", "/api/g/{game_id}"): (api(
-        {"id": _STR, "head_seq": {"type": "integer"}, "view": _OBJECT}, 404), None),
+        {"id": _STR, "view": _OBJECT}, 404), None),
     ("GET", "/api/p/{token}"): (api(
         {"id": _STR, "player": _STR, "view": _OBJECT,
          "legal": {"type": "array", "items": _COMMAND}}, 404), None),
     ("GET", "/api/gm/{token}"): (api(
-        {"id": _STR, "view": _OBJECT,
+        {"id": _STR, "head_seq": {"type": "integer"}, "view": _OBJECT,
          "awaiting": {"type": ["array", "null"], "items": {"type": "array", "items": _STR}},
          "submissions": {"type": "array", "items": _SUBMISSION}}, 404), None),
     ("GET", "/g/{game_id}/events"): (_stream(), None),

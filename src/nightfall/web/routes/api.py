@@ -1,5 +1,9 @@
 """A small JSON API over the same access rules as the pages: the public view of a game,
-a player's own view with his legal commands, the game master's view."""
+a player's own view with his legal commands, the game master's view.
+
+Only the game master's view carries the log's head (``head_seq``): it grows with every
+event, a secret night action too, so a public or player view showing it would tell anybody
+when (and how many) hidden moves were made."""
 
 from __future__ import annotations
 
@@ -23,8 +27,7 @@ def _command(command: Any) -> dict[str, Any]:
 @router.get("/g/{game_id}")
 async def public_view(request: Request, game_id: GameId) -> dict[str, Any]:
     game = await load_async(request, game_id)
-    return {"id": game_id, "head_seq": meta(request, game_id).head_seq,
-            "view": to_data(game.view(None))}
+    return {"id": game_id, "view": to_data(game.view(None))}
 
 
 @router.get("/p/{token}")
@@ -41,7 +44,8 @@ async def gm_view(request: Request, access: GmAccess) -> dict[str, Any]:
     game = await load_async(request, access.game_id)
     state = game.state
     awaiting = game.ruleset.awaiting_inputs(state) if state.phase.is_play() else None
-    return {"id": access.game_id, "view": to_data(pages.gm_view(game)),
+    return {"id": access.game_id, "head_seq": meta(request, access.game_id).head_seq,
+            "view": to_data(pages.gm_view(game)),
             "awaiting": sorted(list(a) for a in awaiting) if awaiting is not None else None,
             "submissions": [{"player": s.player, "slot": s.slot, "action": s.action,
                              "targets": list(s.targets), "choice": s.choice}

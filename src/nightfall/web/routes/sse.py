@@ -9,7 +9,9 @@ after the last one it saw, so it works whichever process wrote them. On PostgreS
 looks when this process's listener (``nightfall.web.live``) hears the commit's
 notification, and otherwise only every ``sse_safety_poll`` seconds; on SQLite (one
 process) it polls every ``sse_interval`` seconds. A public or player stream never names
-an event it does not show: a secret night action changes the head but sends nothing.
+an event it does not show, nor the head's number: a secret night action changes the head
+but sends nothing, and the keep-alives come as if it had not happened (every poll on
+SQLite, on a fixed beat of ``sse_safety_poll`` seconds on PostgreSQL).
 """
 
 from __future__ import annotations
@@ -69,6 +71,9 @@ async def stream(request: Request, game_id: str, player: str | None, gm: bool
             return
         slots = pages.public_slots(await run_in_threadpool(svc.load, game_id))
         started = time.monotonic()
+        #: when the next keep-alive is due: on a fixed beat, not when a commit woke us, so
+        #: a hidden event (a secret night action) changes nothing a reader could time
+        beat = started + settings.sse_safety_poll
         yield "retry: 3000\n\n"
         while (left := settings.sse_max_seconds - (time.monotonic() - started)) > 0:
             if await request.is_disconnected():
@@ -76,18 +81,21 @@ async def stream(request: Request, game_id: str, player: str | None, gm: bool
             if subscription is None:
                 await asyncio.sleep(settings.sse_interval)
             else:
-                await subscription.wait(min(settings.sse_safety_poll, left))
+                await subscription.wait(min(beat - time.monotonic(), left))
             current = (await run_in_threadpool(svc.meta, game_id)).head_seq
-            if current == head:
-                yield ": keep-alive\n\n"
-                continue
-            log = await run_in_threadpool(svc.store.log, game_id, head - 1)
-            head = current
             names: set[str] = set()
-            for _, _, event in log:
-                names |= classify(event, player, gm, slots)
+            if current != head:
+                log = await run_in_threadpool(svc.store.log, game_id, head - 1)
+                head = current
+                for _, _, event in log:
+                    names |= classify(event, player, gm, slots)
+            # the head's number only for the GM: it counts hidden events too
             for name in sorted(names):
-                yield f"event: {name}\ndata: {current}\n\n"
+                yield f"event: {name}\ndata: {current if gm else name}\n\n"
+            if not names and (subscription is None or time.monotonic() >= beat):
+                yield ": keep-alive\n\n"
+            if time.monotonic() >= beat:
+                beat = time.monotonic() + settings.sse_safety_poll
 
 
 def _response(body: AsyncIterator[str]) -> StreamingResponse:
