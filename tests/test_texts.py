@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from nightfall.demo import play_demo
+from nightfall.engine.ruleset import UNKNOWN_NOTICE
 from nightfall.i18n import localize
 from nightfall.rulesets import get_ruleset
 
@@ -22,7 +23,7 @@ def test_notices_of_whole_games_render_as_sentences(locale: str) -> None:
             for notice in notices:
                 seen.add(notice["kind"])
                 text = CHANGELINGS.notice_text(notice)
-                assert text.msgid != "Notice: {kind}", notice
+                assert text.msgid != UNKNOWN_NOTICE, notice
                 rendered = localize(text, locale)
                 assert "{" not in rendered and rendered.strip()
     assert seen <= KINDS
@@ -42,7 +43,7 @@ def test_notices_of_whole_games_render_as_sentences(locale: str) -> None:
 ])
 def test_each_notice_kind_has_its_own_words(notice: dict[str, object]) -> None:
     text = CHANGELINGS.notice_text(notice)
-    assert text.msgid != "Notice: {kind}"
+    assert text.msgid != UNKNOWN_NOTICE
     assert localize(text, "de") != localize(text, "en")
 
 

@@ -19,6 +19,10 @@ from nightfall.engine.phase import DeadlineRule, Phase, known_zone
 from nightfall.engine.state import GameState
 from nightfall.engine.text import N_, Term, TermNames, Text
 
+#: the words of a private notice whose kind its rule set does not word (spelled out field
+#: by field, so that a notice is never lost to its reader)
+UNKNOWN_NOTICE = N_("Notice “{kind}”: {details}")
+
 if TYPE_CHECKING:
     from nightfall.engine.game import Context
 
@@ -193,10 +197,8 @@ class Ruleset(ABC):
         """A private notice (structured) as words for its reader. Rule sets word the kinds
         they send; this default spells out a kind they do not know field by field, so a
         notice is never lost to its reader."""
-        from nightfall.engine.text import N_
-
         details = ", ".join(f"{key}: {value}" for key, value in notice.items() if key != "kind")
-        return Text(N_("Notice “{kind}”: {details}"),
+        return Text(UNKNOWN_NOTICE,
                     {"kind": str(notice.get("kind", "")), "details": details or "—"})
 
     def role_text(self, role: str) -> Text:

@@ -117,15 +117,11 @@ def submit_votes(service: GameService, game_id: str, votes: Iterable[CastVote]
     current = {(s.player, s.action, s.targets) for s in game.state.submissions.values()}
     commands = [Command(action.get(v.voter, "vote"), by=v.voter, target=v.target, at=v.time)
                 for v in cast]
-    fresh = [(vote, command) for vote, command in zip(cast, commands, strict=True)
-             if (command.by, command.action, command.all_targets) not in current]
-    outcome = iter(service.submit_each(game_id, [command for _, command in fresh]))
-    sent = {id(vote) for vote, _ in fresh}
+    unchanged = [(c.by, c.action, c.all_targets) in current for c in commands]
+    outcome = iter(service.submit_each(
+        game_id, [c for c, same in zip(commands, unchanged, strict=True) if not same]))
     results: list[SubmittedVote] = []
-    for vote in cast:
-        if id(vote) not in sent:
-            results.append(SubmittedVote(vote, None, unchanged=True))
-            continue
-        refused = next(outcome)
-        results.append(SubmittedVote(vote, None if refused is None else refused.reason))
+    for vote, same in zip(cast, unchanged, strict=True):
+        refused = None if same else next(outcome)
+        results.append(SubmittedVote(vote, None if refused is None else refused.reason, same))
     return results

@@ -204,7 +204,7 @@ class Changelings(RulesetBase):
         return current_leader(state)
 
     def notice_text(self, notice: Mapping[str, Any]) -> Text:
-        return texts.notice_text(notice)
+        return texts.notice_text(notice) or super().notice_text(notice)
 
     def role_text(self, role: str) -> Text:
         return texts.role_text(role)

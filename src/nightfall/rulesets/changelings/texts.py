@@ -24,8 +24,9 @@ from nightfall.rulesets.changelings.roles import (
 )
 
 
-def notice_text(notice: Mapping[str, Any]) -> Text:
-    """The sentence a player reads for one of his notices (kinds of the scenario format)."""
+def notice_text(notice: Mapping[str, Any]) -> Text | None:
+    """The sentence a player reads for one of his notices (kinds of the scenario format);
+    ``None`` for any other kind (the base rule set spells it out)."""
     kind = notice.get("kind")
     if kind == "investigation":
         return Text(N_("Your look at {target} reveals: {role}."),
@@ -63,7 +64,7 @@ def notice_text(notice: Mapping[str, Any]) -> Text:
     if kind == "drama_prompt":
         return Text(N_("The changelings are coming for you tonight. Whom will you drag "
                        "along? Name your drama chase before the night ends."))
-    return Text(N_("Notice: {kind}"), {"kind": str(kind)})
+    return None
 
 
 _ROLES = {
