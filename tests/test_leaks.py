@@ -54,6 +54,15 @@ def assert_no_leak(game: Game, viewer: str) -> None:
     assert "notices" not in view and "traces" not in view  # the GM's, until the end
     if not team:
         assert mine["team"] == [] and "team_submissions" not in view["me"]
+        assert "move_notes" not in mine  # C7.1: the team's plan is the team's alone
+    else:
+        # what the page says of the team's choices (C7.1) names only what a changeling
+        # sees anyway: his team and the players they chose (C1.7)
+        known = {*mine["team"], *(s["target"] for s in mine["team_submissions"].values())}
+        for note in mine["move_notes"]:
+            for key, value in note["params"].items():
+                names = value if isinstance(value, list) else [value]
+                assert all(not isinstance(n, str) or n in known for n in names), (viewer, key)
     if partner is None:
         assert mine["partner"] is None
     assert_no_gm_message_leaks(game, viewer)  # the GM's private messages (engine/talk.py)

@@ -23,6 +23,7 @@ from gamekit import (
 )
 from nightfall.engine import Command, Game, GameState, Rejected
 from nightfall.rulesets.changelings import memory
+from nightfall.rulesets.changelings.abilities import against_lover
 
 #: C2.7: a departed drama queen still chases (or, by ``pass``, declines to: the stage awaits
 #: her answer), a departed leader still names his successor
@@ -69,8 +70,9 @@ def check_standing_choices_still_count(game: Game, _: bool) -> None:
     """[R] (departures.py): a standing choice that is spent or can no longer take effect
     is withdrawn, so "your current choice" never shows one that does not count. After
     every move: no player's standing choice names somebody else who has left, a leader's
-    tie-break belongs to the living leader, and a successor is named only by a leader or
-    by a departed leader whose succession is still open."""
+    tie-break belongs to the living leader, a successor is named only by a leader or
+    by a departed leader whose succession is still open, and no standing choice acts
+    against the chooser's lover (C8.2 [R]: it lapses when the couple forms)."""
     state = game.state
     open_succession = state.flags.get(memory.SUCCESSION)
     for (player, slot), choice in state.submissions.items():
@@ -78,6 +80,7 @@ def check_standing_choices_still_count(game: Game, _: bool) -> None:
             continue
         for target in choice.targets:
             assert target == player or state.is_alive(target), (player, slot, target)
+        assert not against_lover(state, choice.action, player, choice.targets), (player, slot)
         if slot == "tiebreak":
             assert state.is_alive(player) and "leader" in state.players[player].statuses
         if slot == "successor":

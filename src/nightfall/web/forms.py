@@ -28,6 +28,8 @@ THREAD_ACTIONS = ("elect", "vote", "unvote")
 TEXT_ACTIONS: dict[str, bool] = {"abduct": False, "replace": False, "letter": False,
                                  "spirit_ask": True}
 TEXT_LIMIT = 4000
+#: longer than any player's name (a pair form's field is a name)
+NAME_LIMIT = 200
 
 
 class BadInput(Exception):
@@ -75,6 +77,11 @@ class ActionForm:
     current: str | None = None
     #: what the action does (an English msgid), shown under the form's title
     hint: str | None = None
+    #: a form naming two different players (the love potion, C8.1): the players each of
+    #: its two drop-downs offers, instead of one option per pair (105 for 15 players)
+    pair: list[str] = field(default_factory=list)
+    #: the pair of the current choice, preselected in the two drop-downs
+    pair_selected: tuple[str, ...] = ()
 
     @property
     def prompt(self) -> str:
@@ -90,6 +97,10 @@ class ActionForm:
     @property
     def is_button(self) -> bool:
         return len(self.options) == 1 and self.options[0].key == encode((), None)
+
+
+#: the fields of the two drop-downs of a pair form (see :attr:`ActionForm.pair`)
+PAIR_FIELDS = ("first", "second")
 
 
 def encode(targets: tuple[str, ...], choice: str | None) -> str:
@@ -162,7 +173,25 @@ def action_forms(game: Game, player: str, tr: Translator, *, thread: bool | None
         form.options.append(Option(encode(command.all_targets, command.choice),
                                    option_label(game, command.all_targets, command.choice, tr),
                                    selected))
+        if selected:
+            form.pair_selected = command.all_targets
+    for form in forms.values():
+        _as_pair(form)
     return list(forms.values())
+
+
+def _as_pair(form: ActionForm) -> None:
+    """A form whose every option names two players and no choice offers two drop-downs
+    of players (each player once, in the listing's order) instead of every pair. Which
+    pairs are allowed stays the engine's word: two drop-downs naming the same player are
+    refused by it with its reason ("Name two different players.")."""
+    shapes = [decode(o.key) for o in form.options]
+    if not shapes or any(len(targets) != 2 or choice is not None for targets, choice in shapes):
+        return
+    players: list[str] = []
+    for targets, _ in shapes:
+        players.extend(t for t in targets if t not in players)
+    form.pair = players
 
 
 def command_from_form(player: str, form: Mapping[str, Any]) -> Command:
@@ -171,9 +200,12 @@ def command_from_form(player: str, form: Mapping[str, Any]) -> Command:
     if not isinstance(action, str) or not action or len(action) > 40:
         raise BadInput(N_("Choose an action. Nothing was changed."))
     raw = form.get("option")
-    if not isinstance(raw, str) or not raw:
+    if any(name in form for name in PAIR_FIELDS) and raw is None:
+        targets, choice = _pair_from_form(form), None
+    elif not isinstance(raw, str) or not raw:
         raise BadInput(N_("Choose one of the options. Nothing was changed."))
-    targets, choice = decode(raw)
+    else:
+        targets, choice = decode(raw)
     text = form.get("text")
     text = text.strip() if isinstance(text, str) and text.strip() else None
     if text is not None and len(text) > TEXT_LIMIT:
@@ -183,6 +215,16 @@ def command_from_form(player: str, form: Mapping[str, Any]) -> Command:
         raise BadInput(N_("This action needs a text. Nothing was changed."))
     return Command(action, by=player, target=targets[0] if len(targets) == 1 else None,
                    targets=targets if len(targets) > 1 else (), choice=choice, text=text)
+
+
+def _pair_from_form(form: Mapping[str, Any]) -> tuple[str, ...]:
+    """The two players of a pair form (:attr:`ActionForm.pair`), as chosen."""
+    chosen = tuple(form.get(name) for name in PAIR_FIELDS)
+    if not all(isinstance(name, str) and name for name in chosen):
+        raise BadInput(N_("Choose two players. Nothing was changed."))
+    if any(len(str(name)) > NAME_LIMIT for name in chosen):
+        raise BadInput(N_("That choice is not valid. Nothing was changed."))
+    return tuple(str(name) for name in chosen)
 
 
 def probe(game: Game, command: Command, now: datetime) -> Text | None:

@@ -10,8 +10,6 @@ commands for a player (bots and the web page use the same list).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from nightfall.engine import N_, Command, GameState, Term, Text
 from nightfall.engine.abilities import (
     Ability,
@@ -58,7 +56,8 @@ NIGHT_ANY = "night_any"  # stage-2 abilities may be given from the start of the 
 NIGHT_STAGE_2 = "night_stage_2"
 ANY_TIME = "any_time"  # standing choices
 
-__all__ = ["ABILITIES", "BOOK", "Ability", "current_leader", "validate"]
+__all__ = ["ABILITIES", "AGAINST_LOVER", "BOOK", "Ability", "against_lover", "current_leader",
+           "validate"]
 
 
 # -- who may act, and when ----------------------------------------------------------------
@@ -119,27 +118,41 @@ def _banishment_day(state: GameState, ability: Ability, actor: str) -> Text | No
     return None
 
 
-def _refusing_the_partner(reason: Callable[[str], Text]
-                          ) -> Callable[[GameState, Ability, str], PreparedTargetCheck | None]:
-    """A target check prepared per actor that refuses his own lover with ``reason(lover)``
-    (C7.3, C8.2); it refuses nobody for an actor without one."""
-    def prepare(state: GameState, ability: Ability, actor: str) -> PreparedTargetCheck | None:
-        partner = memory.partner_of(state, actor)
-        if partner is None:
-            return None
-        refused = reason(partner)
-
-        def check(target: str) -> Text | None:
-            return refused if target == partner else None
-
-        return check
-
-    return prepare
+#: C8.2 [R]: what each ability that could act against the partner says when it names him
+_AGAINST_LOVER: dict[str, str] = {
+    "vote": N_("You cannot vote for your lover {name} (C8.2)."),
+    "abduct": N_("You cannot abduct or replace your own lover (C7.3)."),
+    "replace": N_("You cannot abduct or replace your own lover (C7.3)."),
+    "tiebreak": N_("You cannot banish your lover {name} by your tie-break: lovers never act "
+                   "against each other (C8.2)."),
+    "pinkie_chase": N_("You cannot chase away your lover {name}: lovers never act against "
+                       "each other (C8.2)."),
+    "letter": N_("You cannot send your letter to your lover {name}: lovers never act "
+                 "against each other (C8.2)."),
+    "drama_chase": N_("You cannot take your lover {name} with you in your drama chase: "
+                      "lovers never act against each other (C8.2)."),
+}
 
 
-_not_for_lover = _refusing_the_partner(
-    lambda partner: Text(N_("You cannot vote for your lover {name} (C8.2)."),
-                         {"name": partner}))
+def _partner_refused(state: GameState, ability: Ability, actor: str
+                     ) -> PreparedTargetCheck | None:
+    """C8.2 [R], C7.3: lovers never act against each other — every ability that could
+    remove the partner or turn the village on him refuses him at once (the actor knows
+    his partner). One check, prepared per actor, declared by every such ability; it
+    refuses nobody for an actor without a lover."""
+    partner = memory.partner_of(state, actor)
+    if partner is None:
+        return None
+    refused = Text(_AGAINST_LOVER[ability.action], {"name": partner})
+
+    def check(target: str) -> Text | None:
+        return refused if target == partner else None
+
+    return check
+
+
+#: the check every ability of :data:`_AGAINST_LOVER` declares (see :func:`against_lover`)
+_NOT_AGAINST_LOVER = ForTargets(_partner_refused)
 
 
 def _has_vote(state: GameState, ability: Ability, actor: str) -> Text | None:
@@ -172,10 +185,6 @@ def _a_pony(state: GameState, ability: Ability, actor: str, target: str) -> Text
     if is_changeling_side(state.players[target].role):
         return Text(N_("{name} is a changeling; choose a pony (C7.2)."), {"name": target})
     return None
-
-
-_not_own_lover = _refusing_the_partner(
-    lambda _partner: refusal(N_("You cannot abduct or replace your own lover (C7.3).")))
 
 
 def _replacement_left(state: GameState, ability: Ability, actor: str) -> Text | None:
@@ -274,37 +283,53 @@ BOOK = AbilityBook(
                  checks=(OnPhase(_election_day), _vote_right)),
         # C5.2: the leader keeps his ordinary vote (no role or status check here)
         _ability("vote", "C3.1", "vote", None, DAY_VOTE,
-                 checks=(_banishment_day, _vote_right, ForTargets(_not_for_lover))),
+                 checks=(_banishment_day, _vote_right, _NOT_AGAINST_LOVER)),
         _ability("unvote", "C3.1", "vote", None, DAY_VOTE, targets=0, checks=(_has_vote,)),
         _ability("tiebreak", "C5.3", "tiebreak", None, ANY_TIME, standing=True,
-                 checks=(_is_leader, OnTarget(_among_tied))),
+                 checks=(_is_leader, OnTarget(_among_tied), _NOT_AGAINST_LOVER)),
         _ability("successor", "C5.4", "successor", None, ANY_TIME, standing=True,
                  self_target=False, checks=(_names_successor,)),
         _ability("abduct", "C7.1", "kill", CHANGELING_SIDE, NIGHT_STAGE_1,
-                 checks=(OnTarget(_a_pony), ForTargets(_not_own_lover))),
+                 checks=(OnTarget(_a_pony), _NOT_AGAINST_LOVER)),
         _ability("replace", "C7.4", "kill", CHANGELING_SIDE, NIGHT_STAGE_1,
-                 checks=(OnTarget(_a_pony), ForTargets(_not_own_lover), _replacement_left)),
+                 checks=(OnTarget(_a_pony), _NOT_AGAINST_LOVER, _replacement_left)),
         _ability("shield", "C12.1", "shield", frozenset({SHIELD}), NIGHT_STAGE_1,
                  checks=(ForTargets(_not_shielded_last),)),
         _ability("investigate", "C9.1", "investigate", frozenset({RESEARCHER}), NIGHT_ANY),
         _ability("scry", "C9.1", "scry", frozenset({QUEEN}), NIGHT_ANY),
         _ability("disguise", "C9.2", "disguise", frozenset({LIAR}), NIGHT_ANY, targets=0,
                  checks=(OnCommand(_a_disguise),), choices=tuple(sorted(DISGUISES))),
-        _ability("letter", "C10.1", "letter", frozenset({BLACK_RAVEN}), NIGHT_ANY),
+        _ability("letter", "C10.1", "letter", frozenset({BLACK_RAVEN}), NIGHT_ANY,
+                 checks=(_NOT_AGAINST_LOVER,)),
         _ability("love", "C8.1", "love", frozenset({LOVE_POTION}), NIGHT_ANY, targets=2,
                  checks=(OnPhase(_first_night), OnCommand(two_different))),
         _ability("visit", "C11.1", "visit", frozenset({NIGHT_OWL}), NIGHT_ANY),
         _ability("pinkie_save", "C13.2", "pinkie", frozenset({PINKIE_SENSE}), NIGHT_STAGE_2,
                  targets=0, checks=(_save_unused, _abduction_planned, _pinkie_exclusive)),
         _ability("pinkie_chase", "C13.3", "pinkie", frozenset({PINKIE_SENSE}), NIGHT_ANY,
-                 self_target=False, checks=(_chase_unused, _pinkie_exclusive)),
+                 self_target=False,
+                 checks=(_chase_unused, _pinkie_exclusive, _NOT_AGAINST_LOVER)),
         _ability("drama_chase", "C14.1", "drama", frozenset({DRAMA_QUEEN}), ANY_TIME,
-                 standing=True, self_target=False),
+                 standing=True, self_target=False, checks=(_NOT_AGAINST_LOVER,)),
         Ability("pass", "C2.3", "", None, targets=0, actor_checks=(_awaited,)),
         _ability("post", "C2.8", "", None, DAY_ANY, targets=0, checks=(OnCommand(_has_text),)),
     )
 )
 ABILITIES: dict[str, Ability] = BOOK.abilities
+#: C8.2 [R]: the abilities that may never name the actor's lover
+AGAINST_LOVER = frozenset(a.action for a in BOOK.abilities.values()
+                          if _NOT_AGAINST_LOVER in a.checks)
+assert AGAINST_LOVER == frozenset(_AGAINST_LOVER), "every such ability declares the check"
+
+
+def against_lover(state: GameState, action: str, actor: str, targets: tuple[str, ...]
+                  ) -> bool:
+    """Whether ``actor``'s ``action`` naming ``targets`` acts against his lover now (C8.2):
+    what the command path refuses, asked of a choice given before the couple formed."""
+    if action not in AGAINST_LOVER:
+        return False
+    check = _partner_refused(state, ABILITIES[action], actor)
+    return check is not None and any(check(t) is not None for t in targets)
 
 
 def validate(state: GameState, command: Command) -> tuple[str, bool]:

@@ -47,7 +47,9 @@ def awaiting_inputs(state: GameState) -> set[tuple[str, str]] | None:
     wanted: set[tuple[str, str]] = set()
     if phase.kind == DAY:
         if phase.stage == 1:
-            return None  # days never close early
+            return None  # C2.3 [R]: the day never closes early (votes may change)
+        # C2.3 [R], C5.3: the tie-break wait (day N/2) awaits the leader's tie-break only;
+        # a tie-break there must name one of the tied, so any one received is valid
         leader = current_leader(state)
         if leader is not None:
             wanted.add((leader, "tiebreak"))

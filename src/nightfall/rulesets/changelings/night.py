@@ -11,7 +11,9 @@ from typing import Any
 
 from nightfall.engine import N_, Context, GameState, Step, Term, declare_steps
 from nightfall.engine.events import RoleAssigned, StatusChanged, SubmissionWithdrawn
+from nightfall.engine.state import Submission
 from nightfall.rulesets.changelings import memory
+from nightfall.rulesets.changelings.abilities import against_lover
 from nightfall.rulesets.changelings.roles import (
     ABDUCTED,
     ATHLETE,
@@ -59,17 +61,23 @@ def reported_role(state: GameState, target: str) -> str:
 
 
 # -- stage 1 (C7, C12, C13.1) -------------------------------------------------------------
+def team_choices(state: GameState) -> list[Submission]:
+    """The changelings' choices that count for C7.1: those of changelings still in the
+    game, without passes (a pass names no target, so it is no disagreement, C2.3)."""
+    return [
+        sub
+        for sub in state.submissions_in("kill")
+        if state.is_alive(sub.player) and is_changeling_side(state.players[sub.player].role)
+        and sub.action != "pass"
+    ]
+
+
 def plan_attack(state: GameState) -> tuple[dict[str, str] | None, str]:
     """What the changelings will do tonight after the shield, and why (C7.1–C7.3, C12.1).
 
     Returns the attack (``action``/``target``) or ``None`` with a reason code.
     """
-    choices = [
-        sub
-        for sub in state.submissions_in("kill")
-        if state.is_alive(sub.player) and is_changeling_side(state.players[sub.player].role)
-        and sub.action != "pass"  # C2.3/C7.1: a pass names no target, so it is no disagreement
-    ]
+    choices = team_choices(state)
     if not choices:
         return None, "none"
     wanted = {(sub.action, sub.target) for sub in choices}
@@ -334,6 +342,21 @@ def step_love_potion(ctx: Context) -> None:
             ctx.flag(memory.partner_key(me), other)
             ctx.notify(me, "lovers", partner=other, mixed=mixed)
         ctx.trace(N_("{actor} makes {a} and {b} fall in love (C8.1)."), actor=potion, a=a, b=b)
+        for me, other in ((a, b), (b, a)):
+            _void_choices_against(ctx, me, other)
+
+
+def _void_choices_against(ctx: Context, lover: str, partner: str) -> None:
+    """C8.2 [R]: a standing choice the new lover gave before he fell in love (a tie-break
+    or a drama chase naming the partner) would now act against his partner: it lapses the
+    moment the couple forms, as the command path would refuse it from now on. What has
+    already resolved this night (a letter, a chase at steps 7-8) stands."""
+    state = ctx.state
+    for sub in [s for s in state.submissions.values() if s.player == lover and s.standing]:
+        if against_lover(state, sub.action, lover, sub.targets):
+            ctx.emit(SubmissionWithdrawn(lover, sub.slot))
+            ctx.trace(N_("The standing choice of {actor} named {name}, now the lover: it "
+                         "lapses (C8.2)."), actor=lover, name=partner)
 
 
 def step_queen(ctx: Context) -> None:

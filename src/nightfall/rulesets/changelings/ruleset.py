@@ -51,7 +51,8 @@ class Changelings(RulesetBase):
                                    "leader (C2.2)"),
         "raven_vote_persists": N_("The black raven's rumour votes count beyond the day "
                                   "after the letter (C10.1)"),
-        "early_close": N_("A night stage ends as soon as every awaited move is in (C2.3)"),
+        "early_close": N_("A night stage, and the day's wait for the leader's tie-break, "
+                          "ends as soon as every awaited move is in (C2.3)"),
         "timezone": N_("Time zone of the deadlines"),
     }
     min_players = 2

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from nightfall.engine import Command, GameState
+from nightfall.engine import N_, Command, GameState, Term, Text
+from nightfall.engine.phase import NIGHT
 from nightfall.engine.state import public_record
 from nightfall.engine.text import to_data
-from nightfall.rulesets.changelings import memory
+from nightfall.rulesets.changelings import memory, night
 from nightfall.rulesets.changelings.abilities import BOOK
 from nightfall.rulesets.changelings.awaiting import current_leader
 from nightfall.rulesets.changelings.roles import (
@@ -93,10 +94,53 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
                 s.player: {"action": s.action, "target": s.target}
                 for s in state.submissions_in("kill")
             }
+            view["me"]["move_notes"] = [to_data(t) for t in team_plan(state, me.name)]
     if over:
         view["traces"] = trace(state)
         view["notices"] = all_notices(state)
     return view
+
+
+def team_plan(state: GameState, viewer: str) -> list[Text]:
+    """C7.1, C7.2: what the changeling ``viewer``'s page says about his team's choices
+    while they may still choose (night stage 1): whom the others named, and whether his
+    own choice, or any other, leaves the team disagreeing, so that nobody is taken. It
+    reads only the team's choices, which every changeling sees anyway (C1.7)."""
+    phase = state.phase
+    me = state.players[viewer]
+    if phase.kind != NIGHT or phase.stage != 1 or not me.alive:
+        return []
+    mine: tuple[str, str | None] | None = None
+    groups: dict[tuple[str, str | None], list[str]] = {}
+    for sub in night.team_choices(state):
+        if sub.player == viewer:
+            mine = (sub.action, sub.target)
+        else:
+            groups.setdefault((sub.action, sub.target), []).append(sub.player)
+    if not groups:
+        return []
+    if len(groups) > 1:
+        lines = [Text(N_("{names} chose {action} → {target}."), _choice(names, plan))
+                 for plan, names in groups.items()]
+        return [*lines, Text(N_("Your team disagrees: as it stands, nobody is abducted or "
+                                "replaced tonight. Every changeling who chooses must make "
+                                "the same choice (C7.1, C7.2)."))]
+    (plan, names), = groups.items()
+    if mine is None:
+        return [Text(N_("{names} chose {action} → {target}: if you choose anything else, "
+                        "nobody is abducted or replaced tonight (C7.1, C7.2)."),
+                     _choice(names, plan))]
+    if mine == plan:
+        return [Text(N_("Your team agrees: {action} → {target} (C7.1)."), _choice([], plan))]
+    return [Text(N_("{names} chose {action} → {target}, you chose {my_action} → "
+                    "{my_target}: as it stands, nobody is abducted or replaced tonight "
+                    "(C7.1, C7.2)."),
+                 {**_choice(names, plan), "my_action": Term("action", mine[0]),
+                  "my_target": mine[1]})]
+
+
+def _choice(names: list[str], plan: tuple[str, str | None]) -> dict[str, Any]:
+    return {"names": tuple(names), "action": Term("action", plan[0]), "target": plan[1]}
 
 
 def legal_commands(state: GameState, player: str) -> list[Command]:
