@@ -9,9 +9,10 @@ from hypothesis import strategies as st
 
 from gamekit import TEAM_ROLES, all_commands, make_game, play_at_random
 from nightfall.engine import Command, Game
+from nightfall.i18n import localize
+from nightfall.rulesets.changelings import memory
 from nightfall.rulesets.changelings.night import plan_attack
 from nightfall.rulesets.changelings.roles import is_changeling_side
-from nightfall.i18n import localize
 from nightfall.web.i18n import from_data
 
 #: P00, P01, P02 the team; P03 leads
@@ -85,11 +86,26 @@ def test_nobody_else_reads_it_and_it_ends_with_stage_one() -> None:
     for outsider in ("P03", "P04", "P07"):
         assert "move_notes" not in game.view(outsider)["me"]
     assert "move_notes" not in game.view(None).get("me", {})
-    game.advance()  # stage 2: the choice is made
-    assert notes(game, "P00") == [] and notes(game, "P02") == []
+    game.advance()  # stage 2: the choice is made, and the team is told they differed
+    assert notes(game, "P02") == [
+        "Your team did not agree: nobody is abducted or replaced tonight (C7.1, C7.2)."]
+    assert "move_notes" not in game.view("P03")["me"]
+    game.advance()  # day 2
+    assert notes(game, "P00") == []
 
 
-NOBODY = "as it stands, nobody is abducted or replaced tonight"
+def test_after_an_agreement_stage_two_says_nothing_of_why() -> None:
+    """A shield that stops the agreed abduction is never explained (C13.1, C7.3)."""
+    game = night()
+    game.execute(Command("abduct", by="P00", target="P04"))
+    game.execute(Command("shield", by="P07", target="P04"))
+    game.advance()
+    assert notes(game, "P00") == [] and notes(game, "P01") == []
+
+
+#: the words of a disagreement, in stage 1 (as it stands) and stage 2 (settled)
+DISAGREEING = ("as it stands, nobody is abducted or replaced tonight",
+               "Your team did not agree: nobody is abducted or replaced tonight")
 
 
 def check_pages_match_the_plan(game: Game, _: bool) -> None:
@@ -97,13 +113,16 @@ def check_pages_match_the_plan(game: Game, _: bool) -> None:
     far disagree (C7.1, C7.2), every changeling's page says nobody will be taken; if they
     agree, none says so."""
     state = game.state
-    if state.ended or state.phase_label.split("/")[-1] != "1" or state.phase.kind != "night":
+    if state.ended or state.phase.kind != "night":
         return
-    _, reason = plan_attack(state)
+    if state.phase.stage == 1:
+        _, reason = plan_attack(state)
+    else:  # what stage 1 settled
+        reason = str(state.flags.get(memory.ATTACK_REASON))
     for name, player in state.players.items():
         if not (player.alive and is_changeling_side(player.role)):
             continue
-        warned = any(NOBODY in line for line in notes(game, name))
+        warned = any(words in line for line in notes(game, name) for words in DISAGREEING)
         assert warned == (reason == "disagreement"), (name, reason, notes(game, name))
 
 

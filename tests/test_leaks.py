@@ -59,6 +59,10 @@ def assert_no_leak(game: Game, viewer: str) -> None:
         # what the page says of the team's choices (C7.1) names only what a changeling
         # sees anyway: his team and the players they chose (C1.7)
         known = {*mine["team"], *(s["target"] for s in mine["team_submissions"].values())}
+        if state.phase.kind == "night" and state.phase.stage == 2 and mine["move_notes"]:
+            # after stage 1 only a disagreement is told, never a shield or a secret
+            # lover (C7.3, C13.1)
+            assert state.flags.get(memory.ATTACK_REASON) == "disagreement", viewer
         for note in mine["move_notes"]:
             for key, value in note["params"].items():
                 names = value if isinstance(value, list) else [value]

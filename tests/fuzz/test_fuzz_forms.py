@@ -23,7 +23,7 @@ from webkit import START, Env, Small, csrf_of, small_game
 FIELDS = ["action", "option", "text", "phase", "from", "name", "description", "player",
           "mode", "preset", "target", "minutes", "choice", "ruleset", "title", "seed",
           "locale", "timezone", "role_pony", "role_changeling", "opt_early_close",
-          "opt_timezone"]
+          "opt_timezone", "first", "second"]
 #: the message of a refusal: on the form's page, or on the error page
 ERROR = re.compile(r'(<p class="flash error" role="alert" id="error">|<p class="message">)\s*\S')
 SETTINGS = settings(max_examples=60, deadline=None, database=None,

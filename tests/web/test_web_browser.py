@@ -248,6 +248,63 @@ def test_a_complete_changelings_game(browser: Any, server: str) -> None:
         person.context.close()
 
 
+def test_a_changelings_night_of_team_notes_and_the_love_potion(browser: Any,
+                                                                server: str) -> None:
+    """Issue 15 in a real browser: a changeling's page names his teammate's choice before
+    he chooses and, after his differing choice closed stage 1 early, says nobody is taken;
+    the love potion picks two players with two drop-downs, the same one twice is refused
+    with a clear message, two different ones become lovers."""
+    gm = Person(browser, "GM")
+    page = gm.page
+    page.goto(f"{server}/new?ruleset=changelings&lang=en")
+    page.fill("input[name=title]", "Browser lovers")
+    page.select_option("select[name=locale]", "en")
+    page.locator("form.new-game button[type=submit]").click()
+    page.wait_for_url("**/gm/**")
+    gm.url = page.url.split("?")[0]
+    names = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
+    players = sign_up(browser, gm, names, {})
+    deal_and_start(gm, {"changeling": 2, "love_potion": 1, "pony": 3})
+    roles = {name: str(p.go().locator("#role").get_attribute("data-role"))
+             for name, p in players.items()}
+    first, second = (n for n, r in roles.items() if r == "changeling")
+    potion = next(n for n, r in roles.items() if r == "love_potion")
+    ponies = [n for n, r in roles.items() if r == "pony"]
+    gm_close(gm)  # day 1: chance elects a leader
+    assert phase_of(gm) == "night 1/1"
+
+    act(players[first], "abduct", ponies[0])
+    note = players[second].go().locator(".move-note")
+    assert note.inner_text() == (f"{first} chose abduct → {ponies[0]}: if you choose anything "
+                                 "else, nobody is abducted or replaced tonight (C7.1, C7.2).")
+    assert players[potion].go().locator(".move-note").count() == 0
+    act(players[second], "abduct", ponies[1])  # the last awaited input: stage 1 closes
+    assert phase_of(gm) == "night 1/2"
+    told = "Your team did not agree: nobody is abducted or replaced tonight (C7.1, C7.2)."
+    assert players[second].page.locator(".move-note").inner_text() == told
+    assert players[first].go().locator(".move-note").inner_text() == told
+
+    love = players[potion].go().locator('form[data-action="love"]')
+    assert love.locator("select").count() == 2
+    assert love.locator("select[name=first] option").count() == len(names) + 1
+    love.locator("select[name=first]").select_option(label=ponies[2])
+    love.locator("select[name=second]").select_option(label=ponies[2])
+    love.locator("button[type=submit]").click()
+    players[potion].page.wait_for_load_state()
+    assert players[potion].page.locator("#error").inner_text() == "Name two different players."
+    love = players[potion].page.locator('form[data-action="love"]')
+    love.locator("select[name=first]").select_option(label=ponies[2])
+    love.locator("select[name=second]").select_option(label=first)
+    love.locator("button[type=submit]").click()
+    players[potion].page.wait_for_load_state()
+    assert players[potion].page.locator("#error").count() == 0
+    assert phase_of(gm) == "day 2"  # the last input of stage 2: the night resolved
+    assert f"You are in love with {first}." in players[ponies[2]].go().content()
+    assert f"You are in love with {ponies[2]}." in players[first].go().content()
+    for person in [gm, *players.values()]:
+        person.context.close()
+
+
 def test_counting_forum_votes_on_the_gm_page(browser: Any, server: str) -> None:
     """The "Count forum votes" section in a real browser: a saved thread uploaded with
     the file picker, the count and the post to copy shown, the votes submitted."""

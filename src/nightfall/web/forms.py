@@ -18,6 +18,7 @@ from typing import Any
 from fastapi import Request
 
 from nightfall.engine import Command, Game, Rejected, Text
+from nightfall.engine.state import Submission
 from nightfall.engine.text import N_
 from nightfall.web.explain import action_explanation
 from nightfall.web.i18n import Translator
@@ -173,14 +174,12 @@ def action_forms(game: Game, player: str, tr: Translator, *, thread: bool | None
         form.options.append(Option(encode(command.all_targets, command.choice),
                                    option_label(game, command.all_targets, command.choice, tr),
                                    selected))
-        if selected:
-            form.pair_selected = command.all_targets
     for form in forms.values():
-        _as_pair(form)
+        _as_pair(form, submissions.get(form.action))
     return list(forms.values())
 
 
-def _as_pair(form: ActionForm) -> None:
+def _as_pair(form: ActionForm, current: Submission | None) -> None:
     """A form whose every option names two players and no choice offers two drop-downs
     of players (each player once, in the listing's order) instead of every pair. Which
     pairs are allowed stays the engine's word: two drop-downs naming the same player are
@@ -192,6 +191,8 @@ def _as_pair(form: ActionForm) -> None:
     for targets, _ in shapes:
         players.extend(t for t in targets if t not in players)
     form.pair = players
+    if current is not None and len(current.targets) == 2:
+        form.pair_selected = current.targets  # as he chose them, in his order
 
 
 def command_from_form(player: str, form: Mapping[str, Any]) -> Command:

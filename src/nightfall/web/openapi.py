@@ -149,8 +149,9 @@ ROUTES: dict[tuple[str, str], tuple[dict[int | str, dict[str, Any]], dict[str, A
     ("GET", "/p/{token}/thread"): (pages(404), None),
     ("POST", "/p/{token}/act"): (pages(303, 400, 403, 404, 409, 429), form(
         {"action": text(40, minLength=1), "option": text(minLength=1), "text": text(4000),
+         "first": text(200, minLength=1), "second": text(200, minLength=1),
          "phase": text(40), "from": choice("page", "thread")},
-        required=("action", "option"))),
+        required=("action",))),
     ("POST", "/p/{token}/post"): (pages(303, 400, 403, 404, 409, 429), form(
         {"text": text(10_000, minLength=1), "phase": text(40)}, required=("text",))),
     ("GET", "/gm/{token}"): (pages(404), None),

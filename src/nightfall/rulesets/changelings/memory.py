@@ -11,7 +11,8 @@ from nightfall.engine import GameState
 
 REPLACE_USED = "c.replace_used"  # C7.4 once per game
 ATTACK = "c.attack"  # C13.1 the abduction/replacement planned at the end of stage 1
-ATTACK_REASON = "c.attack_reason"  # why no attack is planned (trace only, never told)
+ATTACK_REASON = "c.attack_reason"  # why no attack is planned (trace; only a disagreement,
+#   which the changelings' own choices gave, is told, to them: view.team_plan)
 RUMOURS = "c.rumours"  # C10.1 targets of rumour votes for the coming day
 DRAMA_DUE = "c.drama_due"  # C14.3 drama queens whose chase resolves this/next night
 SUCCESSION = "c.succession_pending"  # C5.4 a leader left without naming a successor

@@ -104,11 +104,20 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
 def team_plan(state: GameState, viewer: str) -> list[Text]:
     """C7.1, C7.2: what the changeling ``viewer``'s page says about his team's choices
     while they may still choose (night stage 1): whom the others named, and whether his
-    own choice, or any other, leaves the team disagreeing, so that nobody is taken. It
-    reads only the team's choices, which every changeling sees anyway (C1.7)."""
+    own choice, or any other, leaves the team disagreeing, so that nobody is taken; in
+    stage 2, that they did not agree. It reads only the team's choices, which every
+    changeling sees anyway (C1.7)."""
     phase = state.phase
     me = state.players[viewer]
-    if phase.kind != NIGHT or phase.stage != 1 or not me.alive:
+    if phase.kind != NIGHT or not me.alive:
+        return []
+    if phase.stage != 1:
+        # stage 1 has closed (perhaps early, on the last changeling's choice, C2.3): say
+        # so if their choices differed — only that reason, which the team's own choices
+        # gave; a shield or a secret lover stays unexplained (C7.3)
+        if state.flags.get(memory.ATTACK_REASON) == "disagreement":
+            return [Text(N_("Your team did not agree: nobody is abducted or replaced "
+                            "tonight (C7.1, C7.2)."))]
         return []
     mine: tuple[str, str | None] | None = None
     groups: dict[tuple[str, str | None], list[str]] = {}
