@@ -52,6 +52,7 @@ from nightfall.rulesets.island.happenings import (
 from nightfall.rulesets.island.items import (
     AUTOMATIC,
     HANDCUFFS,
+    ITEM_IDS,
     ON_PLAYER,
     holds,
     items_work,
@@ -77,24 +78,31 @@ STAGE_ONE = "stage_one"  # event applications close at 13:00 (I7 stage 1 step 1)
 __all__ = ["ABILITIES", "BOOK", "Ability", "slot_of", "validate"]
 
 
-def slot_of(command: Command) -> str:
+def slot_of(state: GameState, command: Command) -> str:
     """The submission slot: one per kind of move (I6.2); items and mystic light apart."""
     if command.action == "use_item":
         return "item:" + (command.choice or "")
-    if command.action == "recharge" and is_mystic_recharge_of(command):
+    if command.action == "recharge" and is_mystic_recharge_of(state, command):
         return "mystic"
     return ABILITIES[command.action].slot
 
 
-def is_mystic_recharge_of(command: Command) -> bool:
-    return command.target in (None, command.by)
+def is_mystic_recharge_of(state: GameState, command: Command) -> bool:
+    """Whether a ``recharge`` is the mystic light's of one's own item (I5) rather than
+    the sleepwalker's night move (I2.6): one naming nobody is; one naming the sender is,
+    unless the sender is the sleepwalker, who may recharge his own item at night [R]."""
+    if command.target is None:
+        return True
+    by = command.by or ""
+    return command.target == by and (by not in state.players
+                                     or state.players[by].role != SLEEPWALKER)
 
 
 def validate(state: GameState, command: Command) -> str:
     """Accept ``command`` (return its slot) or raise :class:`Rejected` with the first
     reason that refuses it."""
     BOOK.check(state, command)
-    return slot_of(command)
+    return slot_of(state, command)
 
 
 # -- who may act, and when ------------------------------------------------------------------
@@ -263,29 +271,29 @@ def _may_recharge(state: GameState, ability: Ability, actor: str) -> Text | None
 
 
 def _rechargeable(state: GameState, ability: Ability, command: Command) -> Text | None:
-    """I2.6 the sleepwalker recharges anyone's used item; I5 under mystic light every
-    owner may recharge his own."""
+    """I5: under mystic light every owner may recharge his own used item until 13:00
+    (judged now: it resolves at 13:00). I2.6 [R]: the sleepwalker names any living player,
+    himself included; whether that player holds a used item is judged when the move
+    resolves (step 11), so nothing about it is refused now."""
     actor = command.by or ""
-    targets = command.all_targets
-    mystic = memory.today_event(state) == MYSTIC_LIGHT and is_mystic_recharge_of(command)
-    if mystic:
+    if memory.today_event(state) == MYSTIC_LIGHT and is_mystic_recharge_of(state, command):
         if state.phase.stage != 1:
             return Text(N_("{action} is possible only until 13:00."),
                         {"action": Term("action", command.action)})
-        owner = actor
-    else:
-        if state.players[actor].role != SLEEPWALKER:
-            return Text(N_("“{action}” is not an ability of your role."),
-                        {"action": Term("action", command.action)})
-        if not targets:
-            return refusal(N_("Name exactly one player."))
-        owner = targets[0]
-    used = used_items(state, owner)
-    if not used:
-        return Text(N_("{name} holds no used item."), {"name": owner})
-    if command.choice is not None and command.choice not in used:
-        return Text(N_("{name} holds no used {item}."),
-                    {"name": owner, "item": Term("item", command.choice)})
+        used = used_items(state, actor)
+        if not used:
+            return Text(N_("{name} holds no used item."), {"name": actor})
+        if command.choice is not None and command.choice not in used:
+            return Text(N_("{name} holds no used {item}."),
+                        {"name": actor, "item": Term("item", command.choice)})
+        return None
+    if state.players[actor].role != SLEEPWALKER:
+        return Text(N_("“{action}” is not an ability of your role."),
+                    {"action": Term("action", command.action)})
+    if not command.all_targets:
+        return refusal(N_("Name exactly one player."))
+    if command.choice is not None and command.choice not in ITEM_IDS:
+        return Text(N_("Unknown item {item}."), {"item": command.choice})
     return None
 
 

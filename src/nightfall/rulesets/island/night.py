@@ -208,10 +208,11 @@ def step_sleepwalker(ctx: Context) -> None:
             if not state.is_alive(target):
                 ctx.trace(N_("{target} is gone: nothing to recharge."), target=target)
                 continue
-            used = used_items(state, target)
-            item = sub.choice if sub.choice in used else (used[0] if used else None)
-            if item is None:
-                ctx.trace(N_("{target} holds no used item to recharge."), target=target)
+            used = used_items(state, target)  # I2.6 [R]: judged now, not when sent
+            item = sub.choice if sub.choice is not None else (used[0] if used else None)
+            if item is None or item not in used:
+                ctx.trace(N_("{target} holds no used item to recharge: the recharge lapses "
+                             "(I2.6)."), target=target)
                 continue
             effects.recharge(ctx, target, item)
             ctx.trace(N_("{name} recharges {target}'s {item} (I2.6)."), name=sub.player,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import cycle, islice
 
-from nightfall.engine import N_, Context, GameState, Step, declare_steps
+from nightfall.engine import N_, Context, GameState, Step, Term, declare_steps
 from nightfall.engine.events import VotesCounted
 from nightfall.rulesets.island import effects, memory
 from nightfall.rulesets.island.happenings import (
@@ -39,6 +39,9 @@ from nightfall.rulesets.island.roles import AUTHORITY, IMMUNE, LYNCHED, SHOCKED,
 from nightfall.rulesets.island.seating import neighbours, seating
 from nightfall.rulesets.island.work import Vote, work
 
+#: losses that take every vote of a voter, the authority's taken one too (I2.4, I6.3)
+WHOLE_LOSSES = frozenset({SILENCED, SHOCKED, PALMS_BLOOM, POISON_THORN})
+
 
 # -- reading the ballots -------------------------------------------------------------------
 def ballot(state: GameState, player: str) -> list[str]:
@@ -47,14 +50,30 @@ def ballot(state: GameState, player: str) -> list[str]:
     return list(sub.targets) if sub is not None else []
 
 
-def vote_count(state: GameState, player: str) -> int:
-    """How many votes ``player`` casts himself today: one, two under rage and foggy night
+def own_vote_count(state: GameState, player: str) -> int:
+    """How many votes of his own ``player`` has today: one, two under rage and foggy night
     (I5), one more with a working megaphone (I4; items change no vote under fear)."""
     event = memory.today_event(state)
     count = 2 if event in TWO_VOTES else 1
     if event != FEAR and items_work(state) and holds(state, player, MEGAPHONE):
         count += 1
     return count
+
+
+def taken_from(state: GameState, player: str) -> str | None:
+    """I2.4: the living player whose vote the authority ``player`` takes today, if any."""
+    sub = state.submission(player, "authority")
+    if sub is None or state.players[player].role != AUTHORITY:
+        return None
+    target = sub.target
+    return target if target is not None and state.is_alive(target) else None
+
+
+def vote_count(state: GameState, player: str) -> int:
+    """How many votes ``player`` casts today: his own (:func:`own_vote_count`) and, for
+    the authority who took one today, that vote too (I2.4 [R]: he disposes of it freely,
+    so his ``vote`` may name one player more)."""
+    return own_vote_count(state, player) + (1 if taken_from(state, player) else 0)
 
 
 def spread(targets: list[str], count: int) -> list[str]:
@@ -109,17 +128,23 @@ def build_votes(state: GameState) -> list[Vote]:
     for player in seating(state):
         if not state.is_alive(player):
             continue
-        count = vote_count(state, player)
+        count = own_vote_count(state, player)
         base = 2 if memory.today_event(state) in TWO_VOTES else 1
         names = ballot(state, player)
-        targets = spread(names, count) if names else [player] * count
+        targets = authority_spread(state, player)[:count] if names else [player] * count
         for index, target in enumerate(targets):
             kind = "own" if index < base else "megaphone"
-            vote = Vote(player, target, kind, cast=bool(names))
+            vote = Vote(player, target, kind, cast=bool(names), meant=target)
             if not state.is_alive(target):
                 vote.lost, vote.target = "gone", player
             votes.append(vote)
     return votes
+
+
+def authority_spread(state: GameState, player: str) -> list[str]:
+    """Where each of ``player``'s votes goes: his names in turn over his own votes and
+    then (I2.4) the vote he took, the last of the list."""
+    return spread(ballot(state, player), vote_count(state, player))
 
 
 def lose(ctx: Context, vote: Vote, reason: str) -> bool:
@@ -193,9 +218,8 @@ def step_item_corrections(ctx: Context) -> None:
     for vote in w.votes:
         owner = vote.owner
         if vote.cast and holds(state, owner, TOTEM):
-            allowed = {t for n in neighbours(state, owner) for t in (ballot(state, n) or [n])}
             target = vote.target
-            if target not in allowed and lose(ctx, vote, TOTEM):
+            if target not in _totem_allowed(state, owner) and lose(ctx, vote, TOTEM):
                 ctx.trace(N_("{name} holds the totem and voted for {target}, unlike his "
                              "neighbours: the vote is lost (I4)."), name=owner, target=target)
         if vote.cast and holds(state, owner, HANDCUFFS) and vote.target in neighbours(
@@ -210,41 +234,97 @@ def step_item_corrections(ctx: Context) -> None:
 
 
 def step_authority(ctx: Context) -> None:
-    """Step 4 (I2.4): the authority casts the vote he took, where his own vote goes."""
+    """Step 4 (I2.4 [R]): the authority takes one vote of the named player — the first
+    of his own; under rage and foggy night he keeps the second, a megaphone holder the
+    megaphone's — and casts it where the last name of his own ``vote`` says (I6.3: also
+    when he voted before taking it). From now on the vote is his: the owner's losses no
+    longer touch it, the authority's do (:func:`_cast_taken`)."""
     state = ctx.state
     w = work(ctx)
     for sub in state.submissions_in("authority"):
-        authority, target = sub.player, sub.target
-        if not state.is_alive(authority) or state.players[authority].role != AUTHORITY:
+        authority = sub.player
+        if not state.is_alive(authority):
             continue
-        if target is None or not state.is_alive(target):
+        target = taken_from(state, authority)
+        if target is None:
             continue
-        own = ballot(state, authority) or [authority]
-        taken = [v for v in w.votes if v.owner == target]
-        for vote, where in zip(taken, spread(own, len(taken)), strict=True):
-            vote.lost, vote.taken_by, vote.target = None, authority, where
+        vote = next((v for v in w.votes if v.owner == target and v.kind == "own"
+                     and v.taken_by is None), None)
+        if vote is None:
+            continue
+        names = ballot(state, authority)
+        where = authority_spread(state, authority)[-1] if names else authority
+        vote.taken_by, vote.cast, vote.meant = authority, bool(names), where
+        vote.lost, vote.target = None, where
         ctx.trace(N_("The authority {name} takes {target}'s vote and casts it for {where} "
-                     "(I2.4)."), name=authority, target=target, where=tuple(dict.fromkeys(own)))
+                     "(I2.4)."), name=authority, target=target, where=where)
+        _cast_taken(ctx, vote)
+
+
+def _cast_taken(ctx: Context, vote: Vote) -> None:
+    """I2.4 [R]: the corrections of step 3 judge the taken vote as the authority's: lost
+    (and counted for him, I6.3) if he has lost his own votes (silenced, shocked, palms
+    bloom, poison thorn), if its target left the game, or if his love note, totem or
+    handcuffs forbid it."""
+    state = ctx.state
+    w = work(ctx)
+    authority = vote.taken_by or ""
+    reason = next((v.lost for v in w.votes if v.owner == authority and v.lost in WHOLE_LOSSES),
+                  None)
+    where = vote.target
+    if reason is None and not state.is_alive(where):
+        reason = "gone"
+    if reason is None and vote.cast and not w.fear and items_work(state):
+        if forbidden_by_love_note(state, authority, where):
+            reason = "love_note"
+        elif holds(state, authority, TOTEM) and where not in _totem_allowed(state, authority):
+            reason = TOTEM
+        elif holds(state, authority, HANDCUFFS) and where in neighbours(state, authority):
+            reason = HANDCUFFS
+    if reason is None:
+        return
+    vote.lost, vote.target = reason, authority
+    if reason == "gone":
+        ctx.trace(N_("{target} is no longer in the game: the vote {name} took is lost and "
+                     "counts for {name} (I2.4, I6.3)."), name=authority, target=where)
+        return
+    ctx.trace(N_("The vote {name} took for {target} is lost ({reason}) and counts for "
+                 "{name} (I2.4, I6.3)."), name=authority, target=where,
+              reason=_reason_term(reason))
+
+
+def _reason_term(reason: str) -> Term:
+    if reason in (SILENCED, SHOCKED):
+        return Term("status", reason)
+    if reason == PALMS_BLOOM:
+        return Term("event", reason)
+    return Term("item", reason)
+
+
+def _totem_allowed(state: GameState, owner: str) -> set[str]:
+    """I4 totem: where the neighbours' votes go as sent (a non-voter's is on himself)."""
+    return {t for n in neighbours(state, owner) for t in (ballot(state, n) or [n])}
 
 
 def tally(ctx: Context) -> Counter[str]:
     w = work(ctx)
     counted: Counter[str] = Counter()
     for vote in w.votes:
-        if w.fear and (vote.lost is not None or not vote.cast) and vote.taken_by is None:
-            continue  # I5 fear: votes do not stay on the non-voter
+        if w.fear and (vote.lost is not None or not vote.cast):
+            continue  # I5 fear: votes do not stay on the non-voter (nor on the authority)
         counted[vote.target] += 1
     return counted
 
 
-def _protected_out(ctx: Context, tied: list[str]) -> list[str]:
-    """I6.4: narrow a tie: trap first, then wolf fang; immune players (pick me!) never."""
+def _protected_out(ctx: Context, tied: list[str], *, level: bool = False) -> list[str]:
+    """I6.4: narrow a tie: trap first, then wolf fang; immune players (pick me!) never.
+    ``level``: a single candidate who ties with a sheep-skin holder is in a tie too."""
     state = ctx.state
     immune = [p for p in tied if IMMUNE in state.players[p].statuses]
     if immune:
         ctx.trace(N_("{names} cannot be lynched today (pick me!, I5)."), names=tuple(immune))
         tied = [p for p in tied if p not in immune]
-    if len(tied) > 1 and items_work(state):
+    if (len(tied) > 1 or (level and tied)) and items_work(state):
         traps = [p for p in tied if holds(state, p, TRAP)]
         if traps and len(traps) < len(tied):
             ctx.trace(N_("The trap decides the tie: {names} (I4)."), names=tuple(traps))
@@ -256,31 +336,62 @@ def _protected_out(ctx: Context, tied: list[str]) -> list[str]:
     return tied
 
 
-def choose(ctx: Context, counted: Counter[str], excluded: set[str], *, narrow: bool) -> str | None:
+def choose(ctx: Context, counted: Counter[str], excluded: set[str]) -> str | None:
     """The player with the most votes outside ``excluded``; ties narrowed (I6.4) and then
     broken by chance [R]. ``None`` if nobody is left or every tied player is protected."""
     state = ctx.state
     order = [p for p in seating(state) if state.is_alive(p) and p not in excluded
              and counted.get(p, 0) > 0]
-    if not narrow:
-        order = [p for p in order if IMMUNE not in state.players[p].statuses]
     if not order:
         return None
     top = max(counted[p] for p in order)
     tied = [p for p in order if counted[p] == top]
-    if narrow:
-        if len(tied) > 1:
-            ctx.trace(N_("Tie with {count} votes: {names} (I6.4)."), count=top, names=tuple(tied))
-        tied = _protected_out(ctx, tied)
-        if not tied:
-            ctx.trace(N_("Every tied player is protected: nobody is lynched for this place "
-                          "(I6.4)."))
-            excluded.update(p for p in order if counted[p] == top)
-            return None
+    if len(tied) > 1:
+        ctx.trace(N_("Tie with {count} votes: {names} (I6.4)."), count=top, names=tuple(tied))
+    tied = _protected_out(ctx, tied)
+    if not tied:
+        ctx.trace(N_("Every tied player is protected: nobody is lynched for this place "
+                      "(I6.4)."))
+        excluded.update(p for p in order if counted[p] == top)
+        return None
     if len(tied) == 1:
         return tied[0]
     chosen = ctx.draw("lynch_tie", tied)
     ctx.trace(N_("Chance picks {name} among {names} (I6.4)."), name=chosen, names=tuple(tied))
+    return chosen
+
+
+def runner_up_of(ctx: Context, counted: Counter[str], holder: str, excluded: set[str]
+                 ) -> str | None:
+    """I6.4 [R]: whom a sheep skin hands the lynch to. The candidates are the players with
+    most votes after the skin holder (``excluded``: him and the places already filled);
+    they are tied if there are several or if they have as many votes as the holder, and a
+    tie is narrowed like the first one (pick me!, trap, wolf fang) and then broken by
+    chance; if every candidate is protected, nobody dies. Only a player with a vote can be
+    a candidate."""
+    state = ctx.state
+    order = [p for p in seating(state) if state.is_alive(p) and p not in excluded
+             and counted.get(p, 0) > 0]
+    if not order:
+        ctx.trace(N_("Nobody else has a vote: there is no runner-up (I6.4)."))
+        return None
+    top = max(counted[p] for p in order)
+    candidates = [p for p in order if counted[p] == top]
+    if len(candidates) > 1 or top == counted.get(holder, 0):
+        ctx.trace(N_("Tie for the sheep skin's place with {count} votes: {names} (I6.4)."),
+                  count=top, names=tuple(candidates))
+        candidates = _protected_out(ctx, candidates, level=top == counted.get(holder, 0))
+    else:
+        candidates = [p for p in candidates if IMMUNE not in state.players[p].statuses]
+    if not candidates:
+        ctx.trace(N_("Every candidate is protected: nobody is lynched in the skin holder's "
+                     "place (I6.4)."))
+        return None
+    if len(candidates) == 1:
+        return candidates[0]
+    chosen = ctx.draw("lynch_tie", candidates)
+    ctx.trace(N_("Chance picks {name} among {names} (I6.4)."), name=chosen,
+              names=tuple(candidates))
     return chosen
 
 
@@ -296,15 +407,21 @@ def step_ties_and_skins(ctx: Context) -> None:
     places = 2 if memory.today_event(state) == RAGE else 1
     excluded: set[str] = set()
     for _ in range(places):
-        chosen = choose(ctx, counted, excluded, narrow=True)
+        chosen = choose(ctx, counted, excluded)
         while chosen is not None and items_work(state) and holds(
                 state, chosen, SHEEP_SKIN, unused=True):
             excluded.add(chosen)
-            runner_up = choose(ctx, counted, excluded | set(w.lynch), narrow=False)
-            ctx.trace(N_("{name}'s sheep skin saves him; the runner-up {target} is lynched "
-                         "instead (I4)."), name=chosen, target=runner_up)
+            runner_up = runner_up_of(ctx, counted, chosen, excluded | set(w.lynch))
+            if runner_up is None:
+                ctx.trace(N_("{name}'s sheep skin saves him; nobody is lynched in his place "
+                             "(I4, I6.4)."), name=chosen)
+            else:
+                ctx.trace(N_("{name}'s sheep skin saves him; the runner-up {target} is "
+                             "lynched instead (I4)."), name=chosen, target=runner_up)
             effects.activate(ctx, chosen, SHEEP_SKIN, runner_up)
             chosen = runner_up
+            if chosen is not None:
+                excluded.add(chosen)
         if chosen is not None:
             w.lynch.append(chosen)
             excluded.add(chosen)

@@ -25,10 +25,12 @@ class Vote:
     cast: bool = True  # False: a non-voter's vote, on himself (I6.3)
     lost: str | None = None  # why it was lost (then it counts for the owner, I6.3)
     taken_by: str | None = None  # I2.4: the authority casts it
+    meant: str | None = None  # where it was cast, before a loss moved it (the newspaper)
 
     def to_data(self) -> dict[str, Any]:
         return {"owner": self.owner, "target": self.target, "kind": self.kind,
-                "cast": self.cast, "lost": self.lost, "taken_by": self.taken_by}
+                "cast": self.cast, "lost": self.lost, "taken_by": self.taken_by,
+                "meant": self.meant}
 
 
 @dataclass

@@ -110,9 +110,13 @@ class IslandBot(HeuristicBase):
                                      lambda c: self.danger(c.target or "")),
                                 mine.get("hamster"))
         if "recharge" in legal and "sleepwalk" not in mine and "mystic" not in mine:
-            own = [c for c in legal["recharge"] if c.target in (None, mind.me)]
-            trusted = own or [c for c in legal["recharge"]
-                              if mind.suspicion(c.target or "") < 0]
+            # I2.6: a recharge is judged only when it resolves; aim at a used item seen
+            used = {p["name"] for p in view.get("players") or ()
+                    if any(i.get("used") for i in p.get("items") or ())}
+            own = [c for c in legal["recharge"]
+                   if c.target in (None, mind.me) and mind.me in used]
+            trusted = own or [c for c in legal["recharge"] if c.target in used
+                              and mind.suspicion(c.target or "") < 0]
             if trusted:
                 out.append(self.rng.choice(trusted))
         if "authority" in legal and "authority" not in mine:
