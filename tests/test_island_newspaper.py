@@ -45,7 +45,29 @@ def played_day() -> Game:
     game.execute(Command("eat", by="Боря", target="Даша"))
     game.execute(Command("check", by="Аня", target="Жора"))
     game.advance()
+    game.execute(Command("event", choice="bunker"))  # the roles of the night come with it
     return game
+
+
+def test_the_night_roles_wait_for_the_days_event() -> None:
+    """I5 [R]: without random events the GM sets the day's event; last night's roles are
+    announced with it (so that his solar eclipse can still hide them), at 13:00 at the
+    latest."""
+    game = new_game("island", 7, {"random_events": False}, "en")
+    for name, _, _ in ROSTER:
+        game.join(name)
+    game.assign({n: r for n, r, _ in ROSTER})
+    game.start()
+    game.execute(Command("eat", by="Боря", target="Даша"))
+    game.advance()
+    game.advance()
+    paper = newspaper(game.state, gettext_for("en"))
+    assert "Даша — eaten by the werewolves (day 1), role to be revealed with the day's event" in paper
+    assert {p["name"]: p["role"] for p in game.view("Аня")["players"]}["Даша"] is None
+    game.advance()  # 13:00 without an event: shown now
+    assert "5. Даша — eaten by the werewolves (day 1), Nurse" in newspaper(
+        game.state, gettext_for("en")).splitlines()
+    assert {p["name"]: p["role"] for p in game.view("Аня")["players"]}["Даша"] == "nurse"
 
 
 def test_the_newspaper_in_russian() -> None:
@@ -71,12 +93,15 @@ def test_the_newspaper_in_russian() -> None:
     # the lynch table with its corrections
     assert "Голосование дня 1:" in lines
     assert "Егор → Вика (забран Авторитетом Гена)" in lines
-    assert "Жора → Жора (потерян: под шокером)" in lines
+    # a vote that counts for the voter says why (I6.3), never a bare "Жора → Жора"
+    assert "Жора → Жора (действительного голоса нет: под шокером; засчитан игроку Жора)" in lines
     assert any(line.startswith("Итог: Вика 5") for line in lines)
     assert "Линчеваны: Егор" in lines
     # the night and the spirit
     assert "- Даша: съеден(а) оборотнями" in lines
-    assert "- Жора: погиб(ла) от проверки ясновидящего" in lines
+    # the seer's look kills only the hamster: the public reads "in the night" (I5 [R])
+    assert "- Жора: погиб(ла) ночью" in lines
+    assert "7. Жора — погиб(ла) ночью (день 1), Хомяк-Мутант" in lines
     assert any("Вопрос Духу от игрока Аня: «Оборотень сидит рядом с Егором?» — ответ: нет."
                in line for line in lines)
 
@@ -88,23 +113,54 @@ def test_the_newspaper_in_english() -> None:
     assert lines[0] == "The Island Newspaper — day 2"
     assert "4. Гена — alive, Authority, revealed" in lines
     assert "Егор → Вика (taken by the authority Гена)" in lines
-    assert "Жора → Жора (lost: shocked)" in lines
+    assert "Жора → Жора (no valid vote: shocked; it counts for Жора)" in lines
     assert "Lynched: Егор" in lines
-    assert "- Жора: died of the seer's check" in lines
+    assert "- Жора: died in the night" in lines
 
 
-def test_the_russian_demo_game_renders_completely() -> None:
-    game = play_island_demo(seed=2024, locale="ru")
-    assert game.state.ended
-    with (LOCALES_DIR / "ru" / "LC_MESSAGES" / "nightfall.po").open("rb") as handle:
-        ru = read_po(handle, locale="ru")
-    texts = [a.text for a in game.state.announcements]
-    texts += [line for e in game.events if isinstance(e, StepTraced) for line in e.lines]
-    assert len(texts) > 50
-    for text in texts:
-        rendered = localize(text, "ru")
-        assert not PLACEHOLDER.search(rendered), rendered
-        message = ru.get(text.msgid)
-        assert message is not None and message.string, text.msgid
-    paper = newspaper(game.state, gettext_for("ru"))
-    assert paper.startswith("Газета острова — игра окончена") and not PLACEHOLDER.search(paper)
+def love_note_day(locale: str, event: str | None = None) -> Game:
+    """Аня votes for Боря, then Боря plays a love note on her: her vote is lost (I4)."""
+    game = new_game("island", 3, {"random_events": False}, locale)
+    for name, _, _ in ROSTER:
+        game.join(name)
+    game.assign({n: r for n, r, _ in ROSTER}, items={"Боря": ["love_note"]})
+    game.start()
+    if event is not None:
+        game.execute(Command("event", choice=event))
+    game.execute(Command("vote", by="Аня", target="Боря"))
+    for voter in ("Вика", "Гена", "Даша", "Егор", "Жора"):
+        game.execute(Command("vote", by=voter, target="Егор"))
+    game.execute(Command("use_item", by="Боря", choice="love_note", target="Аня"))
+    game.advance()
+    game.advance()
+    return game
+
+
+def test_a_lost_vote_says_where_it_was_cast_and_whom_it_counts_for() -> None:
+    """I6.3, I4: "Аня → Аня (lost: Love Note)" read like a bug; the row names the vote's
+    target and that it counts for the voter herself — in every language."""
+    game = love_note_day("ru")
+    lines = {loc: newspaper(game.state, gettext_for(loc)).splitlines()
+             for loc in ("ru", "en", "de")}
+    assert ("Аня → Аня (голос за игрока Боря потерян: Любовная записка; засчитан игроку "
+            "Аня)") in lines["ru"]
+    assert "Аня → Аня (the vote for Боря is lost: Love Note; it counts for Аня)" in lines["en"]
+    assert ("Аня → Аня (die Stimme für Боря ist verloren: Liebesbrief; sie zählt für Аня)"
+            in lines["de"])
+    for paper in lines.values():
+        assert not PLACEHOLDER.search("\n".join(paper))
+
+
+def test_under_fear_a_lost_vote_counts_for_nobody() -> None:
+    """I5 fear: lost votes do not stay on the voter, and the row says so."""
+    from nightfall.rulesets.island.newspaper import _vote_line
+
+    vote = {"owner": "Аня", "target": "Аня", "kind": "own", "cast": True,
+            "lost": "silenced", "taken_by": None, "meant": "Боря"}
+    assert _vote_line("Аня", [vote], True, gettext_for("en")) == (
+        "Аня → Аня (the vote for Боря is lost: silenced; under fear it counts for nobody)")
+    taken = {**vote, "owner": "Боря", "lost": "love_note", "taken_by": "Гена",
+             "meant": "Вика", "target": "Гена"}
+    assert _vote_line("Боря", [taken], False, gettext_for("ru")) == (
+        "Боря → Гена (забран Авторитетом Гена, голос за игрока Вика потерян: Любовная "
+        "записка; засчитан игроку Гена)")

@@ -54,20 +54,27 @@ def start_day(ctx: Context) -> None:
     if event is None and state.options.get("random_events"):
         event = ctx.draw("event", list(EVENT_IDS))
     if event is not None:
-        start_event(ctx, str(event))
-    if number > 1:
-        reveal_night_dead(ctx, number - 1)
+        start_event(ctx, str(event))  # it shows last night's dead, unless an eclipse
+    # without an event (random_events off) the GM sets it: the roles wait for it, or
+    # for 13:00 (step_event_results), so that his eclipse can still hide them (I5 [R])
 
 
 def reveal_night_dead(ctx: Context, day: int) -> None:
-    """I2/I3.2: the roles of the night's dead are shown, unless a solar eclipse (I5)."""
+    """I2/I3.2: the roles of the night's dead are shown with the day's event, unless it is
+    a solar eclipse (I5). Each one shown is remembered: shown once, never again, and an
+    eclipse the GM sets later that day does not pretend to hide it
+    (``departures.role_hidden`` [R])."""
     state = ctx.state
     if memory.today_event(state) == SOLAR_ECLIPSE:
         return
+    shown = memory.names(state, memory.SHOWN)
     for player in seating(state):
         p = state.players[player]
-        if not p.alive and p.left_cause in NIGHT_CAUSES and p.left_phase == f"day {day}":
+        if (not p.alive and p.left_cause in NIGHT_CAUSES and p.left_phase == f"day {day}"
+                and player not in shown):
             ctx.announce(N_("{name} was {role}."), name=player, role=Term("role", p.role or ""))
+            shown.append(player)
+    ctx.flag(memory.SHOWN, shown or None)
 
 
 def start_event(ctx: Context, event: str, chosen: str | None = None) -> None:
@@ -88,6 +95,8 @@ def start_event(ctx: Context, event: str, chosen: str | None = None) -> None:
     ctx.announce(DESCRIPTIONS[event], name=chosen)
     if event == TSUNAMI:
         tsunami(ctx)
+    if state.phase.number > 1:  # I5 [R]: last night's dead, unless the eclipse hides them
+        reveal_night_dead(ctx, state.phase.number - 1)
 
 
 def tsunami(ctx: Context) -> None:
@@ -140,8 +149,11 @@ def activate_day_items(ctx: Context) -> None:
 
 # -- stage 1 (13:00) -------------------------------------------------------------------------
 def step_event_results(ctx: Context) -> None:
-    """Stage 1 step 1: bunker, exchange, mystic light, pick me!, spirit, magnetic storm."""
+    """Stage 1 step 1: bunker, exchange, mystic light, pick me!, spirit, magnetic storm.
+    A day without an event shows last night's dead now, at the latest (I5 [R])."""
     event = memory.today_event(ctx.state)
+    if event is None and ctx.state.phase.number > 1:
+        reveal_night_dead(ctx, ctx.state.phase.number - 1)
     if event == BUNKER:
         _bunker(ctx)
     elif event == EXCHANGE:

@@ -22,6 +22,7 @@ OVERRULED = "i.overruled"  # I5 palms bloom: detections the GM overruled today
 LOVE_NOTES = "i.love_notes"  # I4 love note: [[sender, recipient], ...] today
 SILENCE_NEXT = "i.silence_next"  # I2.7 players silenced for the next day
 ACTIVATIONS = "i.activations"  # I4 every activation: [{day, item, user, target}]
+SHOWN = "i.shown"  # I5 solar eclipse: night dead whose roles were announced in the morning
 REPORT = "i.report"  # I3.2 what the last resolution did (for the newspaper)
 SKIPPING = "i.skipping"  # the GM skipped the current stage
 

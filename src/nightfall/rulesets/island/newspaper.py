@@ -18,6 +18,7 @@ from nightfall.rulesets.island.happenings import DESCRIPTIONS
 from nightfall.rulesets.island.items import SHEEP_SKIN, is_public
 from nightfall.rulesets.island.roles import LYNCHED, NIGHT_CAUSES, PUBLIC_STATUSES
 from nightfall.rulesets.island.seating import seating
+from nightfall.rulesets.island.departures import BY_ECLIPSE, public_cause, role_hiding
 from nightfall.rulesets.island.view import role_public
 
 Gettext = Callable[[str], str]
@@ -37,7 +38,10 @@ def _lost_reason(reason: str, _: Gettext) -> str:
     return term("item", reason, _)
 
 
-def _vote_line(owner: str, votes: list[dict[str, Any]], _: Gettext) -> str:
+def _vote_line(owner: str, votes: list[dict[str, Any]], fear: bool, _: Gettext) -> str:
+    """One voter's row of the lynch table: where each of his votes went and why. A lost
+    vote says where it was cast and whom it counts for (I6.3: the voter, or the authority
+    who took it; under fear nobody), so that "Ann → Ann" never stands unexplained."""
     parts = []
     for vote in votes:
         target = str(vote["target"])
@@ -46,12 +50,26 @@ def _vote_line(owner: str, votes: list[dict[str, Any]], _: Gettext) -> str:
             notes.append(term("item", "megaphone", _))
         if vote.get("taken_by"):
             notes.append(_("taken by the authority {name}").format(name=vote["taken_by"]))
-        elif vote.get("lost"):
-            notes.append(_("lost: {reason}").format(reason=_lost_reason(str(vote["lost"]), _)))
-        elif not vote.get("cast"):
+        if vote.get("lost"):
+            notes.append(_lost_note(vote, fear, _))
+        elif not vote.get("cast") and not vote.get("taken_by"):
             notes.append(_("did not vote"))
         parts.append(f"{target} ({', '.join(notes)})" if notes else target)
     return f"{owner} → " + "; ".join(parts)
+
+
+def _lost_note(vote: dict[str, Any], fear: bool, _: Gettext) -> str:
+    reason = _lost_reason(str(vote["lost"]), _)
+    caster = str(vote.get("taken_by") or vote["owner"])
+    meant = vote.get("meant")
+    if fear:
+        counts = _("under fear it counts for nobody")
+    else:
+        counts = _("it counts for {name}").format(name=caster)
+    if vote.get("cast") and meant and meant != caster:
+        return _("the vote for {target} is lost: {reason}; {counts}").format(
+            target=meant, reason=reason, counts=counts)
+    return _("no valid vote: {reason}; {counts}").format(reason=reason, counts=counts)
 
 
 def newspaper(state: GameState, _: Gettext) -> str:
@@ -103,14 +121,16 @@ def _player_line(state: GameState, name: str, _: Gettext) -> str:
     if p.alive:
         status = _("alive")
     else:
-        status = term("cause", p.left_cause or "modkill", _)
+        status = term("cause", public_cause(state, name) or "modkill", _)
         if p.left_phase:
             status += " (" + _("day {number}").format(number=p.left_phase.split(" ")[1]) + ")"
     details = [status]
     if role_public(state, name) and p.role:
         details.append(term("role", p.role, _))
-    elif not p.alive:
+    elif not p.alive and role_hiding(state, name) == BY_ECLIPSE:
         details.append(_("role hidden by the solar eclipse"))
+    elif not p.alive:
+        details.append(_("role to be revealed with the day's event"))
     details += [term("status", s, _) for s in sorted(p.statuses)
                 if s in PUBLIC_STATUSES and (p.alive or state.ended)]
     items = [term("item", i.id, _) + (" (" + _("used") + ")" if i.used else "")
@@ -127,7 +147,7 @@ def _lynch_table(state: GameState, report: dict[str, Any], _: Gettext) -> list[s
     for vote in report.get("votes") or []:
         owners.setdefault(str(vote["owner"]), []).append(dict(vote))
     for owner, votes in owners.items():
-        lines.append(_vote_line(owner, votes, _))
+        lines.append(_vote_line(owner, votes, bool(report.get("fear")), _))
     tally = dict(report.get("tally") or {})
     ranked = sorted(tally.items(), key=lambda kv: (-int(kv[1]), seating(state).index(kv[0])
                                                    if kv[0] in seating(state) else 0))
@@ -152,5 +172,5 @@ def _night(state: GameState, day: int, _: Gettext) -> list[str]:
     if not dead:
         lines.append(_("Nobody died in the night."))
     for name in dead:
-        lines.append(f"- {name}: " + term("cause", state.players[name].left_cause or "", _))
+        lines.append(f"- {name}: " + term("cause", public_cause(state, name) or "", _))
     return lines

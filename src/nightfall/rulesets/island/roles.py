@@ -54,6 +54,11 @@ WITCH_KILL = "witch"
 HAMSTER_KILL = "hamster"
 SEER_CHECK = "seer_check"
 MODKILL = "modkill"
+#: what the public reads for a death whose cause only one role can suffer (I5 [R])
+NIGHT_DEATH = "night"
+#: causes that name the victim's role: only the hamster dies of the seer's look (I2.1);
+#: shown as NIGHT_DEATH until the game ends (I5 solar eclipse [R])
+ROLE_REVEALING_CAUSES = frozenset({"seer_check"})
 #: causes of the night steps (I7 steps 8–20), for the solar eclipse (I5)
 NIGHT_CAUSES = frozenset({EATEN, WITCH_KILL, HAMSTER_KILL, SEER_CHECK})
 
@@ -110,5 +115,6 @@ TermNames.register(
         HAMSTER_KILL: N_("killed by the mutant hamster"),
         SEER_CHECK: N_("died of the seer's check"),
         MODKILL: N_("removed by the game master"),
+        NIGHT_DEATH: N_("died in the night"),
     },
 )

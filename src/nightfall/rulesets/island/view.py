@@ -24,7 +24,7 @@ from nightfall.rulesets.common.view import (
 )
 from nightfall.rulesets.island import memory
 from nightfall.rulesets.island.abilities import BOOK
-from nightfall.rulesets.island.departures import role_hidden
+from nightfall.rulesets.island.departures import public_cause, role_hidden
 from nightfall.rulesets.island.items import is_public
 from nightfall.rulesets.island.roles import PUBLIC_STATUSES, REVEALED, is_mafia
 from nightfall.rulesets.island.seating import seating
@@ -54,7 +54,7 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
             "seat": seating(state).index(name),
             "description": p.description,
             "alive": p.alive,
-            "left": departure(p),
+            "left": _left(state, name, over),
             "role": p.role if known else None,
             "statuses": sorted(s for s in p.statuses if over or own or s in PUBLIC_STATUSES),
             "items": [
@@ -101,6 +101,14 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
         view["notices"] = all_notices(state)
         view["flags"] = {k: v for k, v in state.flags.items() if k.startswith("i.")}
     return view
+
+
+def _left(state: GameState, name: str, over: bool) -> dict[str, Any] | None:
+    """How ``name`` left, with the cause everybody may read (I5 solar eclipse [R])."""
+    left = departure(state.players[name])
+    if left is not None and not over:
+        left["cause"] = public_cause(state, name)
+    return left
 
 
 def legal_commands(state: GameState, player: str) -> list[Command]:

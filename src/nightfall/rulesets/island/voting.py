@@ -518,6 +518,7 @@ def _report(ctx: Context) -> None:
         "tally": dict(tally(ctx)),
         "lynched": list(w.lynch),
         "fear_leader": w.fear_leader,
+        "fear": w.fear,
         "eclipse": memory.today_event(state) == SOLAR_ECLIPSE,
         "spirit": memory.spirit(state) or None,
     })
