@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import re
 
-from babel.messages.pofile import read_po
-
-from nightfall.demo_island import play_island_demo
 from nightfall.engine import Command, Game
-from nightfall.engine.events import StepTraced
-from nightfall.i18n import LOCALES_DIR, gettext_for, localize
+from nightfall.i18n import gettext_for
 from nightfall.rulesets import new_game
 from nightfall.rulesets.island.newspaper import newspaper
 
@@ -62,7 +58,8 @@ def test_the_night_roles_wait_for_the_days_event() -> None:
     game.advance()
     game.advance()
     paper = newspaper(game.state, gettext_for("en"))
-    assert "Даша — eaten by the werewolves (day 1), role to be revealed with the day's event" in paper
+    assert ("Даша — eaten by the werewolves (day 1), role to be revealed with the day's "
+            "event") in paper
     assert {p["name"]: p["role"] for p in game.view("Аня")["players"]}["Даша"] is None
     game.advance()  # 13:00 without an event: shown now
     assert "5. Даша — eaten by the werewolves (day 1), Nurse" in newspaper(

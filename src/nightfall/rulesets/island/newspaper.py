@@ -14,11 +14,11 @@ from typing import Any
 from nightfall.engine import GameState, Term
 from nightfall.engine.text import TermNames
 from nightfall.rulesets.island import memory
+from nightfall.rulesets.island.departures import BY_ECLIPSE, public_cause, role_hiding
 from nightfall.rulesets.island.happenings import DESCRIPTIONS
 from nightfall.rulesets.island.items import SHEEP_SKIN, is_public
 from nightfall.rulesets.island.roles import LYNCHED, NIGHT_CAUSES, PUBLIC_STATUSES
 from nightfall.rulesets.island.seating import seating
-from nightfall.rulesets.island.departures import BY_ECLIPSE, public_cause, role_hiding
 from nightfall.rulesets.island.view import role_public
 
 Gettext = Callable[[str], str]
