@@ -40,13 +40,16 @@ _ROLES: dict[str, str] = {
                     "kill you. The witch, the hamster, the seer, the maniac and every item "
                     "work on you as on anybody (I2.3)."),
     AUTHORITY: N_("You are the authority. Once per game, during a day, you may reveal "
-                  "yourself and take a living player's vote: that day it goes where your "
-                  "own vote goes. Everybody sees your role from then on (I2.4)."),
+                  "yourself and take one vote of a living player, to cast as you like: "
+                  "that day your vote may name one player for both votes, or two players, "
+                  "one vote each. Everybody sees your role from then on (I2.4)."),
     WITCH: N_("You are the witch. You have two spells, each once per game and not both in "
               "one night: kill a player, or cancel every other night move of that evening "
               "(I2.5)."),
     SLEEPWALKER: N_("You are the sleepwalker. Each night you either swap all items of two "
-                    "players or make a used item usable again (I2.6)."),
+                    "players or make a used item usable again — anybody's, your own too. "
+                    "Whether it is used is judged in the evening, so an item played that "
+                    "same night counts (I2.6)."),
     MANIAC: N_("You are the sex maniac. Each night you visit one player: the next day he "
                "has no vote and may not argue in the thread. A camouflage cloak protects "
                "against you (I2.7)."),
