@@ -461,7 +461,8 @@ def step_lynch(ctx: Context) -> None:
     counted = tally(ctx)
     ballots = {}
     for player in seating(state):
-        mine = [v.target for v in w.votes if v.owner == player and v.cast]
+        mine = [v.target for v in w.votes if v.cast and (  # I2.4: the taken one is his
+            v.taken_by == player or (v.owner == player and v.taken_by is None))]
         if mine:
             ballots[player] = ", ".join(dict.fromkeys(mine))
     ctx.emit(VotesCounted(state.phase_label, "fear" if w.fear else "vote", dict(counted),
