@@ -67,6 +67,19 @@ def test_the_night_roles_wait_for_the_days_event() -> None:
     assert {p["name"]: p["role"] for p in game.view("Аня")["players"]}["Даша"] == "nurse"
 
 
+def test_a_skipped_first_half_still_shows_the_night_roles() -> None:
+    game = new_game("island", 7, {"random_events": False}, "en")
+    for name, _, _ in ROSTER:
+        game.join(name)
+    game.assign({n: r for n, r, _ in ROSTER})
+    game.start()
+    game.execute(Command("eat", by="Боря", target="Даша"))
+    game.advance()
+    game.advance()
+    game.execute(Command("skip"))
+    assert {p["name"]: p["role"] for p in game.view("Аня")["players"]}["Даша"] == "nurse"
+
+
 def test_the_newspaper_in_russian() -> None:
     game = played_day()
     assert game.state.phase_label == "day 2/1"

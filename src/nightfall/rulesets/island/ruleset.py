@@ -265,7 +265,10 @@ class Island(RulesetBase):
         """The GM skips the stage: nothing planned in it happens; a skipped evening still
         draws tomorrow's event."""
         ctx.flag(memory.SKIPPING, True)
-        if ctx.state.phase.stage == 2:
+        state = ctx.state
+        if state.phase.stage == 1 and memory.today_event(state) is None and state.phase.number > 1:
+            daytime.reveal_night_dead(ctx, state.phase.number - 1)  # I5 [R]: due at 13:00
+        if state.phase.stage == 2:
             ctx.run_steps((daytime.NEXT_EVENT_STEP,))
 
     def on_departure(self, ctx: Context, player: str, cause: str) -> None:
