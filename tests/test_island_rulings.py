@@ -3,9 +3,15 @@
 
 from __future__ import annotations
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gamekit import play_checking_views
+from islandkit import all_commands, make_island_game
 from nightfall.engine import Command, Game
 from nightfall.i18n import localize
 from nightfall.rulesets import new_game
+from nightfall.rulesets.island import memory
 from nightfall.rulesets.island.texts import notice_text
 
 CAST = {"Sle": "sleepwalker", "Voo": "passenger", "Ann": "passenger", "Aut": "authority",
@@ -65,3 +71,44 @@ def test_the_taken_vote_is_in_the_authoritys_public_ballot() -> None:
     ballots = dict(g.state.last_ballots)
     assert "Gus" not in ballots
     assert ballots["Aut"] == "Hal, Wol"
+
+
+# -- random play: a taken vote is moved, never doubled or dropped (I2.4, I6.3) --------------
+def assert_votes_add_up(game: Game, viewer: str) -> None:
+    state = game.state
+    report = memory.mapping(state, memory.REPORT)
+    if viewer != next(iter(state.players)) or not report.get("votes"):
+        return
+    votes = report["votes"]
+    taken: dict[str, int] = {}
+    for vote in votes:
+        if vote["taken_by"]:
+            assert vote["taken_by"] != vote["owner"], vote
+            assert vote["kind"] == "own", vote  # the megaphone's vote is never taken
+            taken[vote["taken_by"]] = taken.get(vote["taken_by"], 0) + 1
+    assert all(count == 1 for count in taken.values()), taken  # one vote each
+    if not report.get("fear"):
+        assert sum(report["tally"].values()) == len(votes), report  # each counted once
+
+
+def gm_authority_day(game: Game, data: st.DataObject) -> None:
+    """The GM makes the day one of the events that give two votes or bend the vote."""
+    if game.state.phase.kind == "day":
+        event = data.draw(st.sampled_from(["rage", "foggy_night", "fear", "palms_bloom"]))
+        game.execute(Command("event", choice=event))
+
+
+@st.composite
+def authority_games(draw: st.DrawFn) -> Game:
+    size = draw(st.integers(min_value=6, max_value=10))
+    roles = ["werewolf", "authority", "authority", "maniac", "seer"]
+    roles += ["passenger"] * (size - len(roles))
+    return make_island_game(list(draw(st.permutations(roles))), draw(st.integers(0, 2**32)),
+                            {"items_per_player": 1})
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=authority_games(), data=st.data())
+def test_every_vote_is_counted_once(game: Game, data: st.DataObject) -> None:
+    play_checking_views(game, data, 150, all_commands, assert_votes_add_up,
+                        extra=(gm_authority_day,))
