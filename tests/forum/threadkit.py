@@ -156,7 +156,7 @@ def _phpbb_post(post: TPost, forum: int, topic: int) -> str:
     notice = ""
     if post.edited is not None:
         notice = (f'<div class="notice">Last edited by {html.escape(post.author)} on '
-                  f'<time datetime="{post.edited.astimezone(UTC).isoformat()}">x</time>, '
+                  f'{post.edited.astimezone(BERLIN):%a %b %d, %Y %I:%M %p}, '
                   'edited 1 time in total.</div>')
     signature = (f'<div id="sig{pid}" class="signature">'
                  f'{_render(post.signature, PHPBB_RED, PHPBB_QUOTE)}</div>'

@@ -8,10 +8,10 @@ still extend a stage whose deadline passed while the scheduler was down.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Connection, Engine
 
@@ -23,6 +23,22 @@ from nightfall.rulesets import get_ruleset, new_game
 from nightfall.service.clock import Clock, SystemClock
 from nightfall.store import EventStore, GameMeta, make_engine, migrate
 from nightfall.store.cache import Loaded
+
+
+class DeadlineHook(Protocol):
+    """Work that must happen when a deadline passes but before its stage closes (the
+    forum thread read at the vote stop, :mod:`nightfall.service.forum_link`).
+
+    :meth:`hold` runs inside the transaction that would close the stage, with the game
+    claimed (so one process decides for all): ``True`` keeps the stage open for now (it
+    may record a claim on ``conn``, or add events to ``game``, e.g. a GM post).
+    :meth:`run` then does the held work outside any transaction; ``True`` when it
+    finished something, so the due games are looked at once more.
+    """
+
+    def hold(self, game_id: str, game: Game, conn: Connection, now: datetime) -> bool: ...
+
+    def run(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -38,6 +54,7 @@ class GameService:
         migrate(self.engine)
         self.store = EventStore(self.engine)
         self.clock = clock or SystemClock()
+        self.deadline_hooks: list[DeadlineHook] = []
 
     # -- set-up -----------------------------------------------------------------------
     def create(self, ruleset: str, seed: int, options: Mapping[str, Any] | None = None,
@@ -180,16 +197,30 @@ class GameService:
         another process is resolving right now is skipped (it is not in the result), and
         one whose resolution died with its process is due again at the next call. So every
         server process may run the scheduler and a deadline still fires exactly once.
-        """
-        now = self.clock.now()
 
-        def work(game: Game, conn: Connection) -> list[ev.Event]:
-            return game.tick(now)
+        A :class:`DeadlineHook` may hold a stage open in that transaction (a forum read
+        claimed for the deadline); its work runs after the pass, outside any
+        transaction, and then the due games are ticked once more.
+        """
+        done = self._tick_due(self.clock.now())
+        if any([hook.run() for hook in self.deadline_hooks]):  # every hook runs
+            done.update(self._tick_due(self.clock.now()))
+        return done
+
+    def _tick_due(self, now: datetime) -> dict[str, int]:
+        def work_for(game_id: str) -> Callable[[Game, Connection], list[ev.Event] | None]:
+            def work(game: Game, conn: Connection) -> list[ev.Event] | None:
+                if any([hook.hold(game_id, game, conn, now) for hook in self.deadline_hooks]):
+                    return None  # held open (a GM post the hook made is still stored)
+                return game.tick(now)
+
+            return work
 
         done: dict[str, int] = {}
         for game_id in self.store.due_games(now):
-            for events in self.store.resolve_due(game_id, now, work):
-                done[game_id] = len(events)
+            for events in self.store.resolve_due(game_id, now, work_for(game_id)):
+                if events is not None:
+                    done[game_id] = len(events)
         return done
 
     # -- reading ----------------------------------------------------------------------

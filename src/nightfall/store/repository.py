@@ -147,6 +147,7 @@ class EventStore:
 
     def due_games(self, now: datetime) -> list[str]:
         """Games whose current deadline has passed (for the scheduler), oldest first."""
+        now = now.astimezone(UTC)  # SQLite compares the stored UTC times as text
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(schema.games.c.id)
@@ -348,6 +349,7 @@ class EventStore:
         """Lock the game's row if it is still due and not locked by another transaction
         (PostgreSQL ``FOR UPDATE SKIP LOCKED``; on SQLite ``BEGIN IMMEDIATE`` already made
         this the only writer, so the due check alone decides)."""
+        now = now.astimezone(UTC)  # SQLite compares the stored UTC times as text
         row = conn.execute(
             select(schema.games.c.id)
             .where(and_(schema.games.c.id == game_id, schema.games.c.ended.is_(False),
