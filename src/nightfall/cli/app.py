@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+import nightfall.cli.game_forum  # noqa: F401  (registers `game forum`)
 from nightfall.cli.game import game_app
 from nightfall.cli.simulate import simulate, sweep
 from nightfall.cli.votecount import votecount

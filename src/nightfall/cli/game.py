@@ -838,6 +838,9 @@ def tick(
         if game is not None and all_games:
             raise Usage(neither_nor)
         if all_games:
+            from nightfall.service.forum_link import ForumLinks
+
+            ForumLinks.of(session.service)  # linked threads are read at their vote stop
             done = session.service.tick_due()
             if not done:
                 out.print(session.say(N_("no deadline has passed")), markup=False)

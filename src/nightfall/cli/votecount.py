@@ -23,7 +23,8 @@ from nightfall.engine.text import N_
 from nightfall.i18n import SUPPORTED_LOCALES, default_locale, gettext_for, localize
 
 if TYPE_CHECKING:
-    from nightfall.forum import VoteCount
+    from nightfall.forum import Page, VoteCount
+    from nightfall.forum.fetch import Credentials
     from nightfall.service import GameService
 
 
@@ -56,9 +57,11 @@ def _when(value: str, tz: tzinfo, default_time: time, option: str, locale: str) 
 
 
 def votecount(
-    pages: Annotated[list[Path], typer.Argument(
-        help="Saved thread pages (phpBB, vBulletin, XenForo HTML; Discourse JSON) or "
-             "BBCode / JSON-lines exports, in any order.", show_default=False)],
+    pages: Annotated[list[str], typer.Argument(
+        help="The thread's address (http:// or https://, any page of it: every page is "
+             "read), or saved thread pages (phpBB, vBulletin, XenForo HTML; Discourse "
+             "JSON) or BBCode / JSON-lines exports, in any order.", show_default=False,
+        metavar="URL_OR_PAGE...")],
     players: Annotated[str | None, typer.Option(
         help='The players, comma-separated: "Ann,Bob,Dan" (with --game: the game\'s).',
         show_default=False)] = None,
@@ -97,6 +100,11 @@ def votecount(
         help="Language of the post and the messages: de, en or ru (default: the game's "
              "with --game, else the rule set's: de for changelings, ru for island).",
         show_default=False)] = None,
+    cookie: Annotated[list[str] | None, typer.Option(
+        help='A cookie for a closed forum, "NAME=VALUE" (repeatable; sent only to the '
+             "thread's own host).")] = None,
+    header: Annotated[list[str] | None, typer.Option(
+        help='A request header for a closed forum, "Name: value" (repeatable).')] = None,
 ) -> None:
     """Count the votes in a forum thread: a BBCode vote count post, or JSON with --json.
     Exit 0 when the count was made, 2 when no page could be read."""
@@ -111,6 +119,7 @@ def votecount(
         zone,
     )
     from nightfall.forum.errors import DateError
+    from nightfall.forum.fetch import Credentials
     from nightfall.forum.report import render_json
     from nightfall.forum.rules import VotePattern, with_patterns
 
@@ -195,17 +204,25 @@ def votecount(
             start=f"{start:%Y-%m-%d %H:%M}", stop=f"{stop:%Y-%m-%d %H:%M}"),
             "--since/--deadline")
 
+    try:
+        credentials = Credentials.parse(cookie or [], header or [])
+    except ValueError as error:
+        _fail(lang, _say(lang, N_("{entry}: use 'NAME=VALUE' for a cookie, 'Name: value' "
+                                  "for a header"), entry=repr(str(error))),
+              "--cookie/--header")
     posts: list[Post] = []
     usable = 0
-    for path in pages:
-        page = read_file(path, zone_info)
-        for issue in page.issues:
-            typer.echo(f"warning: {issue}", err=True)
-        if page.usable:
-            usable += 1
-            posts.extend(page.posts)
+    for source in pages:
+        read = _read_address(source, zone_info, credentials, lang) if _is_address(source) \
+            else [read_file(Path(source), zone_info)]
+        for page in read:
+            for issue in page.issues:
+                typer.echo(f"warning: {issue}", err=True)
+            if page.usable:
+                usable += 1
+                posts.extend(page.posts)
     if not usable:
-        names = ", ".join(str(path) for path in pages)
+        names = ", ".join(pages)
         _fail(lang, _say(lang, N_("no page could be read ({files})"), files=names))
     try:
         count = count_votes(posts, roster, rules, aliases=aliases, since=start, deadline=stop,
@@ -218,6 +235,29 @@ def votecount(
         typer.echo(render_bbcode(count, zone_info, lang), nl=False)
     if service is not None and submit and game is not None:
         _submit(service, game, count, lang)
+
+
+def _is_address(source: str) -> bool:
+    return source.lower().startswith(("http://", "https://"))
+
+
+def _read_address(url: str, tz: tzinfo, credentials: Credentials, locale: str
+                  ) -> list[Page]:
+    """Every page of the thread at ``url`` (:func:`nightfall.forum.fetch.read_thread`); a
+    thread that cannot be read stops the command with the reason (exit 2)."""
+    from nightfall.forum.fetch import FetchError, Limits, read_thread
+
+    try:
+        thread = read_thread(url, tz, credentials=credentials, limits=Limits.from_env())
+    except FetchError as error:
+        _fail(locale, localize(error.text(), locale, tz))
+    except ValueError as error:  # a bad NIGHTFALL_FORUM_* setting
+        _fail(locale, str(error))
+    for note in thread.notes:
+        typer.echo(f"warning: {localize(note, locale, tz)}", err=True)
+    typer.echo(_say(locale, N_("read {pages} page(s) of {url}"), pages=len(thread.reads),
+                    url=url), err=True)
+    return thread.pages
 
 
 def _submit(service: GameService, game_id: str, count: VoteCount, locale: str) -> None:

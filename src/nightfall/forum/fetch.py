@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -72,6 +73,26 @@ class Limits:
     delay: float = 1.0
     """Seconds between two requests to the same forum."""
     max_redirects: int = 5
+
+    @classmethod
+    def from_env(cls) -> Limits:
+        """The defaults, with ``NIGHTFALL_FORUM_DELAY`` (seconds between two requests),
+        ``NIGHTFALL_FORUM_TIMEOUT`` (seconds) and ``NIGHTFALL_FORUM_MAX_PAGES`` if set."""
+        default = cls()
+        return cls(max_pages=int(_env("NIGHTFALL_FORUM_MAX_PAGES", default.max_pages)),
+                   timeout=_env("NIGHTFALL_FORUM_TIMEOUT", default.timeout),
+                   delay=_env("NIGHTFALL_FORUM_DELAY", default.delay))
+
+
+def _env(variable: str, default: float) -> float:
+    raw = os.environ.get(variable, "").strip()
+    try:
+        value = float(raw) if raw else default
+    except ValueError:
+        raise ValueError(f"{variable}={raw!r} is not a number") from None
+    if not value >= 0:
+        raise ValueError(f"{variable}={raw!r} must not be negative")
+    return value
 
 
 @dataclass(frozen=True, slots=True)

@@ -221,6 +221,14 @@ class ForumLinks:
         self._lock = threading.Lock()
         service.deadline_hooks.append(self)
 
+    @classmethod
+    def of(cls, service: GameService, limits: Limits | None = None) -> ForumLinks:
+        """The service's forum reader (made and attached on first use: one per service)."""
+        for hook in service.deadline_hooks:
+            if isinstance(hook, cls):
+                return hook
+        return cls(service, limits=limits or Limits.from_env())
+
     # -- the link ------------------------------------------------------------------------
     def link(self, game_id: str, url: str, credentials: Credentials | None = None,
              auto_submit: bool = False, review_minutes: int = 30) -> ForumLink:

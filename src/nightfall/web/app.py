@@ -12,6 +12,7 @@ from fastapi.staticfiles import StaticFiles
 
 from nightfall.engine.text import N_
 from nightfall.service import Clock, GameService
+from nightfall.service.forum_link import ForumLinks
 from nightfall.web import csrf, forms, limits, openapi
 from nightfall.web.i18n import LANG_COOKIE, Translator, page_locale, supported
 from nightfall.web.render import page, read_flash
@@ -36,6 +37,8 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
                   dependencies=[Depends(forms.usable_characters)])
     app.state.settings = settings
     app.state.service = service or GameService(url=settings.database_url, clock=clock)
+    # the game's forum thread, read at each vote deadline by the scheduler's tick
+    app.state.forum = ForumLinks.of(app.state.service)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for module in (public, player, gm, api, sse):
         app.include_router(module.router)
