@@ -16,7 +16,7 @@ from nightfall.service.forum_link import ForumLinks
 from nightfall.web import csrf, forms, limits, openapi
 from nightfall.web.i18n import LANG_COOKIE, Translator, page_locale, supported
 from nightfall.web.render import page, read_flash
-from nightfall.web.routes import api, gm, player, public, sse
+from nightfall.web.routes import api, gm, gm_forum, player, public, sse
 from nightfall.web.security import (
     PRIVATE_HEADERS,
     SECURITY_HEADERS,
@@ -40,7 +40,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     # the game's forum thread, read at each vote deadline by the scheduler's tick
     app.state.forum = ForumLinks.of(app.state.service)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    for module in (public, player, gm, api, sse):
+    for module in (public, player, gm, gm_forum, api, sse):
         app.include_router(module.router)
 
     @app.middleware("http")

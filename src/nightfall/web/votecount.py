@@ -263,10 +263,17 @@ def _sign(secret: str, value: str) -> str:
 
 def seal(view: CountView, secret: str, game_id: str, phase: str) -> None:
     """Put the votes to submit, signed for this game and stage, into ``view``."""
+    view.sealed, view.seal = seal_votes(view.votes, secret, game_id, phase)
+
+
+def seal_votes(votes: Sequence[CastVote], secret: str, game_id: str, phase: str
+               ) -> tuple[str, str]:
+    """The votes to submit as a list signed for this game and stage: (value, signature)
+    (also for a count of the linked thread, :mod:`nightfall.web.forum_thread`)."""
     value = json.dumps({"game": game_id, "phase": phase, "votes": [
         [v.voter, v.target, v.post, v.time.isoformat() if v.time else None]
-        for v in view.votes]}, ensure_ascii=True, separators=(",", ":"))
-    view.sealed, view.seal = value, _sign(secret, value)
+        for v in votes]}, ensure_ascii=True, separators=(",", ":"))
+    return value, _sign(secret, value)
 
 
 def unseal(value: object, signature: object, secret: str, game_id: str

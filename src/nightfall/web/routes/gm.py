@@ -22,6 +22,7 @@ from nightfall.i18n import SUPPORTED_LOCALES, default_locale, known_zone
 from nightfall.rulesets import RULESET_IDS, get_ruleset
 from nightfall.service.votecount import GameCount, game_count, submit_votes
 from nightfall.web import csrf, decisions, pages, votecount
+from nightfall.web import forum_thread as forum_section
 from nightfall.web.i18n import Translator, supported
 from nightfall.web.render import page, redirect
 from nightfall.web.routes.common import load_async, log_async, meta, now, service, translator
@@ -125,7 +126,8 @@ async def create_game(request: Request) -> Response:
 async def _dashboard(request: Request, access: Access, error: Text | None = None,
                      status_code: int = 200, new_links: dict[str, str] | None = None,
                      forum_count: votecount.Section | None = None,
-                     draft: dict[str, str] | None = None) -> Response:
+                     draft: dict[str, str] | None = None,
+                     forum_thread: forum_section.ThreadSection | None = None) -> Response:
     """The dashboard; ``draft`` is a refused post or message (``action``, ``target``,
     ``text``), written back into its form so the GM does not type it again."""
     game = await load_async(request, access.game_id)
@@ -134,6 +136,10 @@ async def _dashboard(request: Request, access: Access, error: Text | None = None
     state = game.state
     if forum_count is None and state.phase.is_play() and state.ruleset in RULESETS:
         forum_count = votecount.section(_game_count(request, access, game))
+    if forum_thread is None and state.phase.is_play() and state.ruleset in RULESETS:
+        forum_thread = await run_in_threadpool(
+            forum_section.section, request.app.state.forum, access.game_id,
+            state.phase_label, request.app.state.settings.secret_key)
     presets = game.ruleset.presets()
     try:
         default_roles: tuple[str, ...] = game.ruleset.roles_for(len(state.players))
@@ -159,6 +165,7 @@ async def _dashboard(request: Request, access: Access, error: Text | None = None
         in_play=in_play, new_links=new_links or {}, base_url=base_url,
         signup_url=f"{base_url}/g/{access.game_id}/signup",
         events_url=f"/gm/{access.token}/events", forum_count=forum_count,
+        forum_thread=forum_thread,
         can_talk=in_play or state.ended, text_limit=TEXT_LIMIT, draft=draft or {},
         gm_messages=pages.gm_messages(log))
 
