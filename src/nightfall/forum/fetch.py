@@ -407,7 +407,7 @@ def _read_html(reader: _Reader, first: str, tz: tzinfo, thread: ThreadRead) -> N
                 "topics?). Give the address of a page of the thread."), url=first)
         raise FetchError(UNKNOWN_MARKUP, N_(
             "{url}: the counter does not recognise this page's markup (it reads phpBB 3, "
-            "vBulletin 3/4, XenForo 2 and Discourse)."), url=first)
+            "vBulletin 3/4, XenForo 1/2 and Discourse)."), url=first)
     software = pg.SOFTWARE_OF_FORMAT.get(page.format, "")
     thread.software = software
     reader.record(answer, page)
