@@ -86,7 +86,11 @@ def test_the_deadline_count_is_shown(tmp_path: Path, server: ForumServer) -> Non
     deadline = env.service.load(game.game_id).state.deadline
     assert deadline is not None
     env.clock.set(deadline + timedelta(minutes=1))
-    env.service.tick_due()
+    early = env.client.get(game.g)  # a page load after the vote stop: the read is claimed,
+    assert early.status_code == 200  # the stage is not closed without it
+    assert env.service.load(game.game_id).state.phase_label == "day 1"
+    assert 'data-status="reading"' in env.client.get(game.g).text
+    env.service.tick_due()  # the scheduler's pass: reads, submits, closes
     state = env.service.load(game.game_id).state
     assert "leader" in state.players["Cid"].statuses  # the thread's votes elected him
     page = env.client.get(game.g)

@@ -848,6 +848,9 @@ def tick(
                 out.print(session.say(N_("{game}: {count} event(s)"), game=game_id,
                                       count=count), markup=False)
             return
+        from nightfall.service.forum_link import ForumLinks
+
+        ForumLinks.of(session.service)  # a linked thread is read at its vote stop
         events = session.service.tick(session.gid)
         if not events:
             meta = session.refresh()

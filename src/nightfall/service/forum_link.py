@@ -286,11 +286,12 @@ class ForumLinks:
     def hold(self, game_id: str, game: Game, conn: Connection, now: datetime) -> bool:
         """In the transaction that would close the stage: claim this deadline's read, or
         keep the stage open while it runs or while its names wait for the GM."""
-        link = self.store.link(game_id, conn)
-        if link is None or not votes_taken(game):
-            return False
         deadline = game.state.deadline
-        assert deadline is not None
+        if deadline is None or deadline > now or not votes_taken(game):
+            return False
+        link = self.store.link(game_id, conn)
+        if link is None:
+            return False
         claim = claim_key(game)
         row = self.store.claimed(conn, game_id, claim)
         if row is None:

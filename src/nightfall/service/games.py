@@ -182,13 +182,22 @@ class GameService:
 
         return self.store.transact(game_id, work, full=True)
 
-    def tick(self, game_id: str) -> list[ev.Event]:
+    def tick(self, game_id: str, run_hooks: bool = True) -> list[ev.Event]:
+        """Close the game's passed deadlines now. A :class:`DeadlineHook` may hold the
+        stage (``[]``); with ``run_hooks`` its work then runs here and the game is ticked
+        again, else it is left to the scheduler's next pass (a page that loads the game
+        must not wait for a forum)."""
         now = self.clock.now()
 
         def work(game: Game, conn: Connection) -> list[ev.Event]:
+            if any([hook.hold(game_id, game, conn, now) for hook in self.deadline_hooks]):
+                return []
             return game.tick(now)
 
-        return self.store.transact(game_id, work)
+        events = self.store.transact(game_id, work)
+        if run_hooks and any([hook.run() for hook in self.deadline_hooks]):
+            return events + self.tick(game_id, run_hooks=False)
+        return events
 
     def tick_due(self) -> dict[str, int]:
         """Resolve every passed deadline of every game, oldest first (catch-up too).

@@ -38,7 +38,7 @@ def load(request: Request, game_id: str) -> Game:
     try:
         info, loaded = svc.read(game_id)
         if info.next_deadline is not None and svc.clock.now() >= info.next_deadline:
-            svc.tick(game_id)
+            svc.tick(game_id, run_hooks=False)  # a forum read is the scheduler's work
             info, loaded = svc.read(game_id)
     except UnknownGame:
         raise NotFound() from None
