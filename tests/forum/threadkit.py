@@ -361,6 +361,68 @@ def _xf2_post(post: TPost, base: str) -> str:
 """
 
 
+# -- XenForo 1 --------------------------------------------------------------------------------
+XF1_RED = '<span style="color: #ff0000">{}</span>'
+XF1_QUOTE = ('<div class="bbCodeBlock bbCodeQuote" data-author="{author}"><aside>'
+             '<div class="attribution type">{author} said: <a href="goto/post?id=1#post-1" '
+             'class="AttributionLink">↑</a></div><blockquote class="quoteContainer">'
+             '<div class="quote">{text}</div><div class="quoteExpand">Click to expand...</div>'
+             '</blockquote></aside></div>')
+
+
+def xf1_pages(posts: list[TPost], thread: int = 4402, per_page: int = 4,
+              slug: str = "changelings-9-day-2") -> dict[str, str]:
+    """``/threads/<slug>.<id>/[page-N]`` → page: XenForo 1's ``div.PageNav`` shows a
+    window of pages and names the last in ``data-last`` (links relative to ``<base>``)."""
+    chunks = pages_of(posts, per_page)
+    base = f"threads/{slug}.{thread}/"
+    result = {}
+    for index, chunk in enumerate(chunks):
+        number = index + 1
+        window = "".join(
+            f'<a href="{base}{f"page-{n}" if n > 1 else ""}" class="{"currentPage " if n == number else ""}">{n}</a>'
+            for n in range(max(1, number - 1), min(len(chunks), number + 1) + 1))
+        nav = (f'<div class="PageNav" data-page="{number}" data-range="2" data-start="2" '
+               f'data-end="4" data-last="{len(chunks)}" data-sentinel="{{{{sentinel}}}}" '
+               f'data-baseurl="{base}page-{{{{sentinel}}}}"><span class="pageNavHeader">Page '
+               f'{number} of {len(chunks)}</span><nav>{window}</nav></div>')
+        head = f'<link rel="next" href="{base}page-{number + 1}" />' if number < len(chunks) else ""
+        body = "".join(_xf1_post(p, base) for p in chunk)
+        target = "/" + base + (f"page-{number}" if number > 1 else "")
+        result[target] = f"""<!DOCTYPE html>
+<html id="XenForo" lang="en-US" dir="LTR" class="Public NoJs LoggedOut">
+<head><meta charset="utf-8" /><base href="{{base}}/" /><title>Changelings 9 - Day 2 | Forum</title>
+<link rel="canonical" href="{{base}}/{base}" />{head}</head>
+<body><div id="navigation"><a href="forums/games.7/">Games</a> <a href="login/">Log in or Sign up</a></div>
+<div class="pageNavLinkGroup">{nav}</div>
+<form action="inline-mod/post/switch" method="post" class="InlineModForm section"><ol class="messageList" id="messageList">{body}</ol></form>
+<div class="pageNavLinkGroup">{nav}</div>
+<script>XenForo.ready();</script></body></html>
+"""
+    return result
+
+
+def _xf1_post(post: TPost, base: str) -> str:
+    pid = 12000 + post.number
+    edit = ""
+    if post.edited is not None:
+        edit = (f'<div class="editDate">Last edited: <span class="DateTime" title="'
+                f'{post.edited.astimezone(BERLIN):%b %d, %Y at %I:%M %p}">'
+                f'{post.edited.astimezone(BERLIN):%b %d, %Y}</span></div>')
+    signature = (f'<div class="baseHtml signature messageText ugc"><aside>'
+                 f'{_render(post.signature, XF1_RED, XF1_QUOTE)}</aside></div>'
+                 if post.signature else "")
+    return f"""<li id="post-{pid}" class="message   " data-author="{html.escape(post.author)}">
+<div class="messageUserInfo"><div class="messageUserBlock"><h3 class="userText"><a href="members/x.{post.number}/" class="username">{html.escape(post.author)}</a></h3></div></div>
+<div class="messageInfo primaryContent"><div class="messageContent"><article>
+<blockquote class="messageText SelectQuoteContainer ugc baseHtml">{_render(post.body, XF1_RED, XF1_QUOTE)}<div class="messageTextEndMarker">&nbsp;</div></blockquote>
+</article></div>{edit}{signature}
+<div class="messageMeta ToggleTriggerAnchor"><div class="privateControls"><span class="item muted"><span class="authorEnd"><a href="members/x.{post.number}/" class="username author">{html.escape(post.author)}</a>,</span>
+<a href="{base}#post-{pid}" title="Permalink" class="datePermalink"><abbr class="DateTime" data-time="{int(post.when.timestamp())}" data-datestring="{post.when:%b %d, %Y}">{post.when:%b %d, %Y}</abbr></a></span></div>
+<div class="publicControls"><a href="{base}#post-{pid}" title="Permalink" class="item muted postNumber hashPermalink">#{post.number}</a></div></div></div></li>
+"""
+
+
 # -- Discourse ---------------------------------------------------------------------------------
 DISCOURSE_RED = '<font color="red">{}</font>'
 DISCOURSE_QUOTE = ('<aside class="quote no-group" data-username="{author}" data-post="1" '

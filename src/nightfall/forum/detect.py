@@ -1,7 +1,7 @@
 """Reading one file: decoding, format detection, parsing — never raising.
 
 Formats, tried in this order: Discourse topic JSON, JSON lines, BBCode thread file, and
-HTML pages of XenForo 2, vBulletin 4, vBulletin 3 and phpBB 3 (recognised by their
+HTML pages of XenForo 2 and 1, vBulletin 4, vBulletin 3 and phpBB 3 (recognised by their
 markup's classes, not by any translated text). A page that starts with ``<html`` but does
 not end with ``</html>`` is truncated: it is reported, and its last post — possibly cut
 before its edit notice — is not counted. Anything else is an unknown format.
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser
 
-from nightfall.forum import discourse, exports, phpbb, vbulletin, xenforo
+from nightfall.forum import discourse, exports, phpbb, vbulletin, xenforo, xenforo1
 from nightfall.forum.errors import ForumInputError
 from nightfall.forum.model import InputIssue, Page
 from nightfall.forum.parsing import ParseContext, Parsed
@@ -31,6 +31,7 @@ HtmlParser = Callable[[LexborHTMLParser, ParseContext], Parsed]
 _HTML_FORMATS: tuple[tuple[str, Callable[[LexborHTMLParser], bool], HtmlParser,
                            Callable[[LexborHTMLParser], tzinfo | None]], ...] = (
     (xenforo.FORMAT, xenforo.detect, xenforo.parse, lambda tree: None),
+    (xenforo1.FORMAT, xenforo1.detect, xenforo1.parse, lambda tree: None),
     (vbulletin.FORMAT_4, vbulletin.detect_4, vbulletin.parse_4, vbulletin.page_zone),
     (vbulletin.FORMAT_3, vbulletin.detect_3, vbulletin.parse_3, vbulletin.page_zone),
     (phpbb.FORMAT, phpbb.detect, phpbb.parse, phpbb.page_zone),
