@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from schemathesis import checks as sc
 
+from nightfall.forum.fetch import Limits
 from nightfall.service import FixedClock, GameService
 from nightfall.web import Settings, create_app, csrf, forms
 from nightfall.web.demo import DemoGame, create_demo
@@ -52,6 +53,8 @@ def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
     demo = create_demo(service, locale="en")
     app = create_app(Settings(secret_key=SECRET, base_url="http://testserver",
                               sse_interval=0.01, sse_max_seconds=0.03), service=service)
+    # a linked forum thread at a fuzzed address is read without waiting (and fails fast)
+    app.state.forum.limits = Limits(delay=0, timeout=0.5, page_seconds=1, max_pages=2)
     token, cookie = csrf.new_cookie(SECRET)
     yield Target(app, service, demo, token, cookie)
     service.engine.dispose()

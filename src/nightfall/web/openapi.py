@@ -36,6 +36,8 @@ _MEANING = {
     415: "An uploaded file is not of a kind the route reads; nothing was changed",
     422: "An uploaded file could not be read; nothing was changed",
     429: "Too many submissions through this link; nothing was changed (see Retry-After)",
+    502: "The linked forum thread could not be read (a login page, a timeout, markup not "
+         "known …); the page says why, nothing was changed",
 }
 
 
@@ -173,6 +175,12 @@ ROUTES: dict[tuple[str, str], tuple[dict[int | str, dict[str, Any]], dict[str, A
         "pages", {"since": text(100), "deadline": text(100), "aliases": text(5000)})),
     ("POST", "/gm/{token}/votecount/submit"): (pages(400, 403, 404, 409), form(
         {"votes": text(), "seal": text()}, required=("votes", "seal"))),
+    ("POST", "/gm/{token}/forum"): (pages(303, 400, 403, 404, 409), form(
+        {"url": text(2000, minLength=1), "cookies": text(8000), "headers": text(8000),
+         "auto_submit": choice("on"), "review_minutes": text(10)}, required=("url",))),
+    ("POST", "/gm/{token}/forum/unlink"): (pages(303, 403, 404), form({})),
+    ("POST", "/gm/{token}/forum/count"): (pages(400, 403, 404, 409, 502), form(
+        {"aliases": text(5000)})),
     ("GET", "/api/g/{game_id}"): (api(
         {"id": _STR, "view": _OBJECT}, 404), None),
     ("GET", "/api/p/{token}"): (api(
