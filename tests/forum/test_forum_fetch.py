@@ -12,6 +12,8 @@ from itertools import pairwise
 
 import pytest
 from forumserver import ForumServer, forum_server
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from threadkit import (
     BERLIN,
     TPost,
@@ -278,3 +280,35 @@ def test_xenforo1_markup_quotes_edits_signatures_and_code() -> None:
     assert {v: c.target for v, c in count.votes.items()} == {"Anna": "Bert", "Cleo": "Dora"}
     assert {(i.author, i.reason.value) for i in count.invalid} == {
         ("Bert", "quoted"), ("Bert", "edited")}
+
+
+BUILDERS: dict[str, Callable[[list[TPost], int], dict[str, str]]] = {
+    "phpbb": lambda posts, per: phpbb_pages(posts, per_page=per),
+    "vbulletin4": lambda posts, per: vb4_pages(posts, per_page=per),
+    "vbulletin3": lambda posts, per: vb3_pages(posts, per_page=per),
+    "xenforo2": lambda posts, per: xf2_pages(posts, per_page=per),
+    "xenforo1": lambda posts, per: xf1_pages(posts, per_page=per),
+}
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(forum=st.sampled_from(sorted(BUILDERS)), size=st.integers(1, 40),
+       per_page=st.integers(1, 9), start=st.integers(0, 10))
+def test_any_thread_is_read_whole_from_any_of_its_pages(forum: str, size: int, per_page: int,
+                                                        start: int) -> None:
+    """Property: whatever the forum, the thread's length, the page size and the page the
+    GM's address points to, every post is read exactly once, each page with one request."""
+    posts = [TPost(n, PLAYERS[n % len(PLAYERS)], START + timedelta(minutes=n),
+                   f"Beitrag {n} {red(PLAYERS[(n * 3) % len(PLAYERS)])}")
+             for n in range(1, size + 1)]
+    pages = BUILDERS[forum](posts, per_page)
+    targets = sorted((target for target in pages  # phpBB's canonical spelling: the same
+                      if not target.startswith("/viewtopic.php?t=")),  # pages once more
+                     key=lambda t: (len(t), t))
+    address = targets[min(start, len(targets) - 1)]
+    with forum_server() as server:
+        serve(server, pages)
+        read = read_thread(server.url(address), BERLIN, limits=Limits(delay=0, timeout=5))
+        requests = len(server.requests())
+    assert len({p.id for p in read.posts}) == len(read.posts) == size
+    assert requests == len(read.reads) == -(-size // per_page)
