@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import threading
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 from pathlib import Path
 
 import pytest
 from forumserver import ForumServer, forum_server
-from threadkit import BERLIN, TPost, day_thread, phpbb_pages, red, xf2_pages
+from threadkit import BERLIN, TPost, bold, day_thread, phpbb_pages, red, xf2_pages
 
 from dbkit import KINDS, database_url
 from nightfall.engine import Command
@@ -231,3 +232,41 @@ def test_two_server_processes_read_each_thread_once(kind: str, tmp_path: Path) -
     assert sum(isinstance(e, ev.VotesCounted) and e.phase == "day 2"
                for e in service.store.events(game_id)) == 1
     assert game.state.last_votes == {"Eve": 3, "Bob": 1}
+
+
+def test_island_is_read_once_at_the_evening_vote_stop(tmp_path: Path) -> None:
+    """Island of Fear: votes run through both halves of the day (I6.1, I6.2); the thread is
+    read at 21:00, not at the midday deadline, and the morning's votes count; a player
+    without a vote votes for himself (I6.3)."""
+    moscow = ZoneInfo("Europe/Moscow")
+    morning = datetime(2024, 3, 1, 10, 0, tzinfo=moscow)
+    clock = FixedClock(morning)
+    service = GameService(url=f"sqlite:///{tmp_path / 'n.db'}", clock=clock)
+    forum = ForumLinks(service, limits=FAST)
+    roles = {"Ann": "werewolf", "Bob": "seer", "Cid": "passenger", "Dee": "passenger",
+             "Eve": "passenger"}
+    game_id = service.create("island", 5, {"random_events": False, "items_per_player": 0},
+                             "ru").id
+    for name in roles:
+        service.signup(game_id, name)
+    service.deal(game_id, roles=list(roles.values()))
+    service.start(game_id)
+    posts = [TPost(1, "Ann", morning + timedelta(hours=1), f"Голосую {bold('Bob')}"),
+             TPost(2, "Cid", morning + timedelta(hours=2), f"{bold('Bob')}!"),
+             TPost(3, "Bob", morning + timedelta(hours=5), f"голос: {bold('Ann')}"),
+             TPost(4, "Eve", morning + timedelta(hours=10, minutes=30), bold("Bob"))]
+    with forum_server() as server:
+        serve(server, phpbb_pages(posts, per_page=2))
+        forum.link(game_id, server.url("/viewtopic.php?f=3&t=77"), auto_submit=True)
+        clock.set(datetime(2024, 3, 1, 13, 1, tzinfo=moscow))
+        service.tick_due()  # the midday deadline: the day goes on, nothing is read
+        assert server.requests() == [] and service.load(game_id).state.phase.stage == 2
+        clock.set(datetime(2024, 3, 1, 21, 1, tzinfo=moscow))
+        service.tick_due()
+    [count] = forum.counts(game_id)
+    assert count.status == COUNTED and count.contract["votes"] == {
+        "Ann": "Bob", "Bob": "Ann", "Cid": "Bob", "Dee": "Dee", "Eve": "Bob"}
+    assert sorted(s["voter"] for s in count.submitted) == ["Ann", "Bob", "Cid", "Eve"]
+    counted = [e for e in service.store.events(game_id)
+               if isinstance(e, ev.VotesCounted) and e.ballot == "vote"]
+    assert counted and counted[-1].ballots["Cid"] == "Bob" and counted[-1].tally["Bob"] == 3

@@ -38,6 +38,10 @@ def red(name: str) -> str:
     return f"{{red:{name}}}"
 
 
+def bold(name: str) -> str:
+    return f"{{bold:{name}}}"
+
+
 def quote(author: str, text: str) -> str:
     return f"{{quote:{author}:{text}}}"
 
@@ -52,6 +56,8 @@ def _render(body: str, red_html: str, quote_html: str) -> str:
         kind, _, value = token.partition(":")
         if kind == "red":
             out.append(red_html.format(html.escape(value)))
+        elif kind == "bold":
+            out.append(f"<strong>{html.escape(value)}</strong>")
         elif kind == "quote":
             author, _, text = value.partition(":")
             out.append(quote_html.format(author=html.escape(author),

@@ -29,7 +29,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -37,6 +37,7 @@ from urllib.parse import urlsplit
 from sqlalchemy import Connection
 
 from nightfall.engine import Command, Game, Rejected
+from nightfall.engine import events as ev
 from nightfall.engine.text import N_, Text
 from nightfall.forum import CastVote, PlayerListError, count_votes, render_bbcode, zone
 from nightfall.forum.count import Reason, VoteCount
@@ -191,14 +192,31 @@ class _Cache:
 
 
 def votes_taken(game: Game) -> bool:
-    """Whether the current stage takes the day's vote from some player (the stage whose
-    deadline is the vote stop: Changelings C2.5/C5.1, Island I6)."""
+    """Whether the current stage's deadline is the day's vote stop: the stage takes the
+    day's vote from some player and the day does not go on with another stage after it
+    (Changelings: day N closes at 19:30, C2.5 — its tie-break wait N/2 takes no votes;
+    Island: votes run through both halves of the day until 21:00, I6.1–I6.2)."""
     state = game.state
     if state.phase.kind != "day" or state.deadline is None:
         return False
+    following = game.ruleset.next_phase(state)
+    if following.kind == state.phase.kind and following.number == state.phase.number:
+        return False  # the same day goes on: its vote stop is later
     return any(command.action in VOTE_ACTIONS
                for name, player in state.players.items() if player.alive
                for command in game.legal_commands(name))
+
+
+def day_start(events: Sequence[ev.Event], game: Game) -> datetime | None:
+    """When the current day began: the start of its first stage (the count's window runs
+    from there to the vote stop; Island's day has two halves, I6.1)."""
+    phase = game.state.phase
+    start = game.state.phase_at
+    for event in events:
+        if isinstance(event, ev.PhaseStarted) and event.kind == phase.kind and \
+                event.number == phase.number and event.stage == 1:
+            start = event.at
+    return start
 
 
 def claim_key(game: Game) -> str:
@@ -380,6 +398,8 @@ class ForumLinks:
                         aliases: Mapping[str, Sequence[str]] | None
                         ) -> tuple[str, dict[str, Any]]:
         known = game_count(game, self.service.meta(game_id).locale)
+        if known.deadline is not None:
+            known = replace(known, since=day_start(self.service.store.events(game_id), game))
         tz = zone(known.timezone)
         try:
             thread = read_thread(link.url, tz, credentials=link.credentials,
