@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import threading
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from forumserver import ForumServer, forum_server
