@@ -112,6 +112,8 @@ def test_an_ambiguous_name_waits_for_the_gm_until_the_review_ends(tmp_path: Path
         clock.set(VOTE_STOP + timedelta(minutes=1))
         service.tick_due()
         assert service.load(game_id).state.phase_label == "day 2"  # waits for the GM
+        assert forum.holding(game_id, clock.now())  # page loads need not ask the database
+        assert not forum.holding(game_id, VOTE_STOP + timedelta(minutes=31))
         [count] = forum.counts(game_id)
         assert count.waiting and [u["text"] for u in count.unresolved] == ["Xaver"]
         held = {s["voter"]: s["outcome"] for s in count.submitted}

@@ -74,8 +74,11 @@ def test_link_count_and_submit(tmp_path: Path, server: ForumServer) -> None:
     state = env.service.load(game.game_id).state
     assert {s.player: s.target for s in state.submissions_in("elect")} == {
         "Ann": "Cid", "Bob": "Cid", "Cid": "Dee", "Dee": "Cid", "Eve": "Ann"}  # C5.1
-    player = env.client.get(game.p("Ann"))
-    assert "forum-thread" not in player.text and SECRET not in player.text
+    for page in (game.p("Ann"), f"/api/p/{game.tokens['Ann']}", f"/g/{game.game_id}",
+                 f"/g/{game.game_id}/status", f"/api/g/{game.game_id}"):
+        shown = env.client.get(page).text  # nothing of the link or its counts
+        assert SECRET not in shown and "xf_session" not in shown, page
+        assert "forum-thread" not in shown and server.url(THREAD) not in shown, page
 
 
 def test_the_deadline_count_is_shown(tmp_path: Path, server: ForumServer) -> None:

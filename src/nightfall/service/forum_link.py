@@ -63,6 +63,8 @@ from nightfall.store.forum import (
 )
 
 VOTE_ACTIONS = frozenset({"vote", "elect"})
+#: how long a page load trusts that a running read still holds the stage
+HOLD_GLANCE = timedelta(seconds=5)
 UNRESOLVED = frozenset({Reason.UNKNOWN_NAME, Reason.AMBIGUOUS_NAME})
 
 
@@ -236,6 +238,7 @@ class ForumLinks:
         self.claim_timeout = claim_timeout
         self.cache = _Cache(self.store)
         self._claimed: list[int] = []
+        self._held: dict[str, datetime] = {}
         self._lock = threading.Lock()
         service.deadline_hooks.append(self)
 
@@ -305,10 +308,10 @@ class ForumLinks:
         """In the transaction that would close the stage: claim this deadline's read, or
         keep the stage open while it runs or while its names wait for the GM."""
         deadline = game.state.deadline
-        if deadline is None or deadline > now or not votes_taken(game):
+        if deadline is None or deadline > now:
             return False
         link = self.store.link(game_id, conn)
-        if link is None:
+        if link is None or not votes_taken(game):
             return False
         claim = claim_key(game)
         row = self.store.claimed(conn, game_id, claim)
@@ -317,11 +320,11 @@ class ForumLinks:
                                             deadline, link.url, now)
             with self._lock:
                 self._claimed.append(count_id)
-            return True
+            return self._holds(game_id, now + HOLD_GLANCE)
         result = dict(row.result or {})
         if row.status == READING:
-            if now - row.started_at < self.claim_timeout:
-                return True  # read by this or another process right now
+            if now - row.started_at < self.claim_timeout:  # read right now
+                return self._holds(game_id, now + HOLD_GLANCE)
             result = {"error": text_to_json(Text(N_(
                 "The read of the thread did not finish (its server process stopped?): the "
                 "stage closed without it.")))}
@@ -334,8 +337,26 @@ class ForumLinks:
                 result["announced"] = True
                 self.store.finish(row.id, row.status, result, row.finished_at or now, conn)
             return False
-        return bool(result.get("waiting")) and now < deadline + timedelta(
-            minutes=link.review_minutes)
+        until = deadline + timedelta(minutes=link.review_minutes)
+        if result.get("waiting") and now < until:
+            return self._holds(game_id, until)
+        return False
+
+    def _holds(self, game_id: str, until: datetime) -> bool:
+        with self._lock:
+            self._held[game_id] = until
+        return True
+
+    def holding(self, game_id: str, now: datetime) -> bool:
+        """Whether this process saw the game held a moment ago (a read running, or names
+        waiting for the GM): a page that loads the game need not try to close its stage
+        (the scheduler's pass still asks the database)."""
+        with self._lock:
+            until = self._held.get(game_id)
+            if until is not None and now >= until:
+                del self._held[game_id]
+                until = None
+        return until is not None
 
     def _announce(self, game: Game, now: datetime) -> None:
         """The game goes on without the forum's votes, and says so in its thread."""

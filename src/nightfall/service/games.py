@@ -40,6 +40,11 @@ class DeadlineHook(Protocol):
 
     def run(self) -> bool: ...
 
+    def holding(self, game_id: str, now: datetime) -> bool:
+        """Whether the hook knows, without asking the database, that it holds the stage
+        now (so a page load need not open a transaction to find out)."""
+        ...
+
 
 @dataclass(frozen=True)
 class CreatedGame:
@@ -188,6 +193,8 @@ class GameService:
         again, else it is left to the scheduler's next pass (a page that loads the game
         must not wait for a forum)."""
         now = self.clock.now()
+        if not run_hooks and any(hook.holding(game_id, now) for hook in self.deadline_hooks):
+            return []
 
         def work(game: Game, conn: Connection) -> list[ev.Event]:
             if any([hook.hold(game_id, game, conn, now) for hook in self.deadline_hooks]):
