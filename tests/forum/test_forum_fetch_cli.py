@@ -86,6 +86,10 @@ def test_game_forum_links_and_the_deadline_tick_reads_the_thread(tmp_path: Path)
         assert linked.returncode == 0, linked.stderr
         assert "linked to" in linked.stdout and "cookies: a;" in linked.stdout
         assert "b" not in linked.stdout.split("cookies:")[1].split(";")[0].replace("a", "")
+        now = run("game", "forum", game_id, "--count", "--db", db, env=env)
+        assert now.returncode == 0, now.stderr
+        assert now.stdout.count(" 200 http://127.0.0.1") == 1  # the page with its hash
+        assert "[b]Vote count[/b]" in now.stdout and "[b]Cleo[/b] (2)" in now.stdout
         later = {**env, "NIGHTFALL_NOW": (deadline + timedelta(minutes=1)).isoformat()}
         ticked = run("game", "tick", "--all", "--db", db, env=later)
         assert ticked.returncode == 0, ticked.stderr
