@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 
 from nightfall.cli.game import game_app
+from nightfall.cli.notify import deliver
 from nightfall.cli.simulate import simulate, sweep
 from nightfall.cli.votecount import votecount
 from nightfall.engine.text import render_phase
@@ -26,6 +27,7 @@ app.command("votecount")(votecount)
 app.command("simulate")(simulate)
 app.command("sweep")(sweep)
 app.command("serve")(serve)
+app.command("deliver")(deliver)
 
 
 @app.command()
