@@ -37,7 +37,6 @@ def build(*, row_id: int, game_id: str, to: str, mail_from: str, subject: str, t
     message["Subject"] = subject
     message["Date"] = formatdate(localtime=False)
     message["Message-ID"] = message_id(row_id, game_id, mail_from)
-    message["Content-Language"] = locale
     message["Auto-Submitted"] = "auto-generated"
     if unsubscribe_url:
         message["List-Unsubscribe"] = f"<{unsubscribe_url}>"
@@ -45,6 +44,7 @@ def build(*, row_id: int, game_id: str, to: str, mail_from: str, subject: str, t
     message.set_content(text)
     if html:
         message.add_alternative(html, subtype="html")
+    message["Content-Language"] = locale  # after the body: set_content drops Content-*
     return message
 
 
