@@ -28,14 +28,14 @@ class _Handler:
     def __init__(self, box: SmtpBox) -> None:
         self.box = box
 
-    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str,  # noqa: N802
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str,
                           options: Any) -> str:
         if self.box.answer is not None:
             return self.box.answer
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         if self.box.delay:
             time.sleep(self.box.delay)  # a slow server (blocks its own loop thread only)
         parsed = message_from_bytes(envelope.content, policy=policy.default)
@@ -102,7 +102,7 @@ class JsonReceiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length)
                 receiver.posts.append({"path": self.path, **json.loads(body or b"{}")})

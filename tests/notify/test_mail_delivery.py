@@ -10,8 +10,8 @@ from pathlib import Path
 from sqlalchemy import select
 
 from mailkit import SmtpBox, html_of, text_of
-from notifykit import BASE, config, game_with_mail, service, sqlite_url, worker
 from nightfall.store import schema
+from notifykit import BASE, config, game_with_mail, service, sqlite_url, worker
 
 
 def test_vouched_addresses_get_their_link_and_the_stage(tmp_path: Path, smtp: SmtpBox) -> None:
@@ -56,7 +56,7 @@ def test_an_unconfirmed_address_gets_only_the_confirmation(tmp_path: Path,
                                                             smtp: SmtpBox) -> None:
     notify = config(smtp.url)
     svc = service(sqlite_url(tmp_path), notify)
-    game_id, tokens = game_with_mail(svc, {"Cid": "cid@example.org"}, vouched=False)
+    _, tokens = game_with_mail(svc, {"Cid": "cid@example.org"}, vouched=False)
     worker(svc, notify).drain()
     [confirm] = smtp.messages()
     assert confirm["To"] == "cid@example.org"

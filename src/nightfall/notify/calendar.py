@@ -54,4 +54,4 @@ def feed(game_id: str, log: Iterable[ev.Event], reader: Reader, url: str,
             "phase": reader.phase(label), "game": reader.game_title})))
         item.add("url", url)
         calendar.add_component(item)
-    return calendar.to_ical()
+    return bytes(calendar.to_ical())

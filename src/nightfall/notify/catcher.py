@@ -40,7 +40,7 @@ class _Keeper:
         self.caught: list[Caught] = []
         self.lock = threading.Lock()
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         parsed = message_from_bytes(envelope.content, policy=policy.default)
         assert isinstance(parsed, EmailMessage)
         with self.lock:

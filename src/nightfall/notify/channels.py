@@ -79,11 +79,20 @@ def check(url: str, allow_private: bool) -> str:
         raise BadContact(Text(N_("Unknown or unusable channel URL of the kind {scheme}."),
                               {"scheme": scheme}))
     host = str(getattr(plugin, "host", "") or "")
-    if not allow_private and host and ("." in host or host == "localhost" or ":" in host):
-        if _private(host):
-            raise BadContact(Text(N_("That channel points into a private network, which "
-                                     "this site does not allow.")))
+    if not allow_private and host and _contacted(plugin, host) and _private(host):
+        raise BadContact(Text(N_("That channel points into a private network, which "
+                                 "this site does not allow.")))
     return masked(url)
+
+
+def _contacted(plugin: object, host: str) -> bool:
+    """Whether the server calls ``host`` itself: a host name or address does, while for a
+    service with one fixed endpoint (Discord, Telegram, Slack) the "host" of its URL is an
+    account or webhook id, sent to that endpoint."""
+    if "." in host or ":" in host or host == "localhost":
+        return True
+    fixed = (getattr(type(plugin), name, None) for name in ("notify_url", "webhook_url"))
+    return not any(isinstance(value, str) and value.startswith("https://") for value in fixed)
 
 
 def _blank(text: str, url: str) -> str:
@@ -110,7 +119,7 @@ def send(url: str, title: str, body: str, allow_private: bool, timeout: float) -
     for attribute in ("socket_connect_timeout", "socket_read_timeout"):
         if hasattr(plugin, attribute):
             setattr(plugin, attribute, timeout)
-    with apprise.LogCapture(level=logging.WARNING) as captured:
+    with apprise.LogCapture(level=logging.WARNING) as captured:  # type: ignore[no-untyped-call]
         done = plugin.notify(body=body, title=title)  # type: ignore[attr-defined]
         answer = captured.getvalue()
     if not done:

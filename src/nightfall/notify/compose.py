@@ -18,7 +18,7 @@ from typing import Any
 
 from nightfall.engine import Command, Ruleset
 from nightfall.engine.talk import notice_text
-from nightfall.engine.text import N_, Term, Text, TermNames, from_data, render_phase
+from nightfall.engine.text import N_, Term, TermNames, Text, from_data, render_phase
 from nightfall.i18n import gettext_for, localize, ruleset_name
 
 #: actions that are no move of their own (a reminder does not wait for them)

@@ -13,7 +13,6 @@ import os
 from dataclasses import dataclass, field, replace
 from urllib.parse import unquote, urlsplit
 
-
 SMTP_SCHEMES = {"smtp": 25, "smtp+starttls": 587, "smtps": 465}
 
 
@@ -96,12 +95,19 @@ class NotifyConfig:
             mail_from=os.environ.get("NIGHTFALL_MAIL_FROM", "").strip() or cls.mail_from,
             allow_private=_flag("NIGHTFALL_ALLOW_PRIVATE_CHANNELS"),
         )
-        for name, key in (("NIGHTFALL_RETRY_BASE", "retry_base"),
-                          ("NIGHTFALL_LEASE_SECONDS", "lease_seconds")):
-            raw = os.environ.get(name, "").strip()
-            if raw:
-                try:
-                    config = replace(config, **{key: float(raw)})
-                except ValueError:
-                    raise ConfigError(f"{name}={raw!r} is not a number") from None
-        return config
+        return replace(config,
+                       retry_base=_seconds("NIGHTFALL_RETRY_BASE", config.retry_base),
+                       lease_seconds=_seconds("NIGHTFALL_LEASE_SECONDS", config.lease_seconds))
+
+
+def _seconds(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is not a number") from None
+    if not value > 0:
+        raise ConfigError(f"{name}={raw!r} must be positive")
+    return value

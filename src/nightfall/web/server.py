@@ -14,9 +14,9 @@ import asyncio
 import logging
 import os
 import secrets
-from dataclasses import replace
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from fastapi import FastAPI
