@@ -13,6 +13,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import socket
+import threading
 from urllib.parse import urlsplit
 
 import apprise
@@ -24,10 +25,24 @@ from nightfall.notify.mail import PermanentFailure, TemporaryFailure
 #: Apprise schemes that do not reach a chat or push service but the machine itself
 FORBIDDEN_SCHEMES = frozenset({"syslog", "rsyslog", "windows", "macosx", "dbus", "kde",
                                "glib", "gnome", "qt"})
-logging.getLogger("apprise").propagate = False
+_sending = threading.local()
+
+
+class _Hush(logging.Filter):
+    """Drops what the HTTP library logs on this thread while it sends a channel message
+    (its debug lines name the request's path: a webhook's secret)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not getattr(_sending, "active", False)
+
+
+logging.getLogger("urllib3.connectionpool").addFilter(_Hush())
 
 
 def _plugin(url: str) -> object | None:
+    # Apprise's own log spells out URLs: it must not reach the site's log (set on each
+    # use: a logging configuration, e.g. Alembic's at migration, may have reset it)
+    logging.getLogger("apprise").propagate = False
     try:
         return apprise.Apprise.instantiate(url.strip())
     except Exception:
@@ -119,8 +134,12 @@ def send(url: str, title: str, body: str, allow_private: bool, timeout: float) -
     for attribute in ("socket_connect_timeout", "socket_read_timeout"):
         if hasattr(plugin, attribute):
             setattr(plugin, attribute, timeout)
-    with apprise.LogCapture(level=logging.WARNING) as captured:  # type: ignore[no-untyped-call]
-        done = plugin.notify(body=body, title=title)  # type: ignore[attr-defined]
-        answer = captured.getvalue()
+    _sending.active = True  # Apprise's log reaches only this capture (see _plugin)
+    try:
+        with apprise.LogCapture(level=logging.WARNING) as captured:  # type: ignore[no-untyped-call]
+            done = plugin.notify(body=body, title=title)  # type: ignore[attr-defined]
+            answer = captured.getvalue()
+    finally:
+        _sending.active = False
     if not done:
         raise TemporaryFailure(_blank(answer.strip() or "not delivered", url)[:900])
