@@ -65,6 +65,10 @@ class Notifier:
         self.config = config or NotifyConfig.from_env()
         self.clock = clock or SystemClock()
 
+    def now(self) -> datetime:
+        """The clock's time in UTC."""
+        return self.clock.now().astimezone(UTC)
+
     # -- links ------------------------------------------------------------------------------
     def url(self, path: str) -> str:
         return self.config.base_url + path
@@ -91,12 +95,13 @@ class Notifier:
                 condition: Mapping[str, Any] | None = None) -> int:
         """Rows for ``draft``: one per way the reader is reached (his mail, his push
         channel; or the game channel ``channel_id``). Returns how many were written."""
-        now = self.clock.now()
+        now = self.now()
         base: dict[str, Any] = {
             "game_id": game_id, "player": player, "channel_id": channel_id, "kind": draft.kind,
             "locale": reader.locale, "subject": draft.subject, "body_text": draft.text(),
             "condition": dict(condition) if condition else None, "attempts": 0,
-            "due_at": due_at or now, "created_at": now,
+            # in UTC: SQLite keeps the wall time without its offset
+            "due_at": utc(due_at or now), "created_at": utc(now),
         }
         rows: list[dict[str, Any]] = []
         if channel_id is not None:
@@ -197,7 +202,7 @@ class Notifier:
         if minutes <= 0 or state.ended or not state.phase.is_play() or state.deadline is None:
             return
         due = state.deadline - timedelta(minutes=minutes)
-        if due <= self.clock.now():
+        if due <= self.now():
             return  # the stage's own message said everything a reminder would
         for player, contact in contacts(conn, game_id).items():
             awaited = awaited_from(game, player) if player in state.players else []

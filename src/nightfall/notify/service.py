@@ -100,7 +100,7 @@ class Notifications:
                     schema.outbox.c.game_id == contact.game_id,
                     schema.outbox.c.player == contact.player,
                     schema.outbox.c.status == HELD)).values(
-                    status=QUEUED, due_at=self.notifier.clock.now()))
+                    status=QUEUED, due_at=self.notifier.now()))
         return contact
 
     def unsubscribe(self, key: str) -> ct.Contact | None:
@@ -160,7 +160,7 @@ class Notifications:
             self.store.meta(game_id, conn)
             result = conn.execute(insert(schema.channels).values(
                 game_id=game_id, url=url.strip(), shown=shown,
-                created_at=self.notifier.clock.now()))
+                created_at=self.notifier.now()))
             key = result.inserted_primary_key
             assert key is not None
         return Channel(int(key[0]), shown)
@@ -230,7 +230,7 @@ class Notifications:
             if row is None or row["body_text"] == SCRUBBED or row["status"] not in (
                     "sent", "failed"):
                 return None
-            now = self.notifier.clock.now()
+            now = self.notifier.now()
             copy = {k: row[k] for k in ("game_id", "player", "channel_id", "transport", "kind",
                                         "locale", "subject", "body_text", "body_html")}
             result = conn.execute(insert(box).values(

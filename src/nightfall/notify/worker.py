@@ -21,7 +21,7 @@ import secrets
 import threading
 from collections import Counter
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import stamina
@@ -81,13 +81,19 @@ class DeliveryWorker:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
+    def _now(self) -> datetime:
+        """The clock's time in UTC (SQLite keeps a time's wall clock without its offset)."""
+        now = utc(self.clock.now())
+        assert now is not None
+        return now
+
     # -- claiming ---------------------------------------------------------------------------
     def transports(self) -> list[str]:
         return ["channel", "push"] + (["email"] if self.config.smtp is not None else [])
 
     def claim(self) -> list[Claimed]:
         box = schema.outbox
-        now = self.clock.now()
+        now = self._now()
         token = secrets.token_hex(8)
         with self.engine.begin() as conn:
             ids = [row[0] for row in conn.execute(
@@ -145,7 +151,7 @@ class DeliveryWorker:
                 return self._finish(row, token, "failed", str(failure))
             wait = min(self.config.retry_base * 2 ** (row.attempts - 1), self.config.retry_max)
             return self._finish(row, token, "pending", str(failure),
-                                due_at=self.clock.now() + timedelta(seconds=wait))
+                                due_at=self._now() + timedelta(seconds=wait))
         except _LostClaim:
             return "lost"
         return self._finish(row, token, "sent", None)
@@ -157,7 +163,7 @@ class DeliveryWorker:
         with self.engine.begin() as conn:
             renewed = conn.execute(update(box).where(and_(
                 box.c.id == row.id, box.c.claim == token, box.c.status == "sending")).values(
-                lease_until=self.clock.now() + timedelta(seconds=self.config.lease_seconds)))
+                lease_until=self._now() + timedelta(seconds=self.config.lease_seconds)))
         if renewed.rowcount != 1:
             raise _LostClaim()
 
@@ -166,7 +172,7 @@ class DeliveryWorker:
         box = schema.outbox
         values: dict[str, Any] = {"status": status, "last_error": error, "lease_until": None}
         if status == "sent":
-            values["sent_at"] = self.clock.now()
+            values["sent_at"] = self._now()
         if due_at is not None:
             values["due_at"] = due_at
         if row.kind == "link" and status in ("sent", "failed", "skipped"):
@@ -230,7 +236,7 @@ class DeliveryWorker:
         if state.phase_label != condition.get("phase") or deadline is None or (
                 deadline.isoformat() != condition.get("deadline")):
             raise Skip("the stage or its deadline changed")
-        if self.clock.now() >= deadline:
+        if self._now() >= deadline:
             raise Skip("the deadline has passed")
         if not awaited_from(game, row.player or ""):
             raise Skip("the input came in")
@@ -266,6 +272,3 @@ def _escape(text: str) -> str:
 
     return escape(text)
 
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
