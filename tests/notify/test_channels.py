@@ -11,10 +11,10 @@ import pytest
 from sqlalchemy import select
 
 from mailkit import JsonReceiver
-from notifykit import config, game_with_mail, service, sqlite_url, worker
 from nightfall.engine import Command
 from nightfall.notify.contacts import BadContact
 from nightfall.store import schema
+from notifykit import config, game_with_mail, service, sqlite_url, worker
 
 
 def test_a_game_channel_gets_the_public_stage_and_announcements(

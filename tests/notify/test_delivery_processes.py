@@ -18,8 +18,8 @@ from sqlalchemy import select
 
 from dbkit import fresh_postgres_url
 from mailkit import SmtpBox, eventually
-from notifykit import config, game_with_mail, service
 from nightfall.store import schema
+from notifykit import config, game_with_mail, service
 
 MAIL = {name: f"{name.lower()}@example.org" for name in ("Ann", "Bob", "Cid", "Dee", "Eve")}
 

@@ -11,10 +11,10 @@ import pytest
 from sqlalchemy import func, select
 
 from mailkit import SmtpBox, text_of
-from notifykit import config, game_with_mail, service, sqlite_url, worker
 from nightfall.engine import Command, Rejected
 from nightfall.service import FixedClock, GameService
 from nightfall.store import schema
+from notifykit import config, game_with_mail, service, sqlite_url, worker
 
 MAIL = {"Ann": "ann@example.org", "Bob": "bob@example.org", "Cid": "cid@example.org"}
 #: day 1 (the election, C3) ends Tuesday 05.03.2024 19:30 Berlin = 18:30 UTC; reminders

@@ -54,6 +54,50 @@ def awaited_from(game: Game, player: str) -> list[str]:
     return ["*"] if moves and not mine else []
 
 
+#: the events that may cause a message (the others never do)
+WATCHED = (ev.PhaseStarted, ev.GameEnded, ev.DeadlineChanged, ev.NoticeSent, ev.Announced)
+
+
+def drafts_for(game: Game, new: Sequence[ev.Event], readers: Mapping[str, compose.Reader],
+               public: compose.Reader | None, game_url: str
+               ) -> list[tuple[str | None, compose.Draft]]:
+    """What the events ``new`` cause, to whom (``None``: the game's channels), composed
+    from the reader's projection only: ``game.view(player)`` and his legal commands for a
+    player in ``readers``, ``game.view(None)`` for the channels (``public``: their
+    reader, ``None`` when the game has none). Pure: the leak test calls it directly."""
+    started = any(isinstance(e, ev.PhaseStarted) for e in new) and game.state.phase.is_play()
+    ended = any(isinstance(e, ev.GameEnded) for e in new)
+    notices = Counter(e.player for e in new if isinstance(e, ev.NoticeSent))
+    announced = sum(1 for e in new if isinstance(e, ev.Announced))
+    public_view = game.view(None)
+    new_announcements = public_view["announcements"][-announced:] if announced else []
+    reveal_url = game_url + "/reveal"
+    found: list[tuple[str | None, compose.Draft]] = []
+    for player, reader in readers.items():
+        view = game.view(player)
+        me = view.get("me") or {}
+        if notices.get(player):
+            mine = list(me.get("notices") or [])[-notices[player]:]
+            found.append((player, compose.notices(reader, game.ruleset, mine, game_url)))
+        if new_announcements:
+            found.append((player, compose.announcements(reader, new_announcements, game_url)))
+        if started and not ended and me.get("alive", False):
+            found.append((player, compose.stage(reader, view, game.legal_commands(player),
+                                                game_url)))
+        if ended:
+            found.append((player, compose.end(reader, view, player, reveal_url)))
+    if public is not None:
+        if started and not ended:
+            found.append((None, compose.channel_stage(public, public_view, new_announcements,
+                                                      game_url)))
+        elif new_announcements:
+            found.append((None, compose.announcements(public, new_announcements, game_url,
+                                                      kind="channel")))
+        if ended:
+            found.append((None, compose.end(public, public_view, None, reveal_url)))
+    return found
+
+
 def reminder_minutes(conn: Connection, game_id: str) -> int:
     row = conn.execute(select(schema.notify_settings.c.reminder_minutes).where(
         schema.notify_settings.c.game_id == game_id)).first()
@@ -130,62 +174,25 @@ class Notifier:
         if any(isinstance(e, ev.RolledBack) for e in new):
             self.plan_reminders(conn, game_id, game)  # the stage may be another one now
             return
-        started = any(isinstance(e, ev.PhaseStarted) for e in new) and game.state.phase.is_play()
-        ended = any(isinstance(e, ev.GameEnded) for e in new)
-        moved = any(isinstance(e, ev.DeadlineChanged) for e in new)
-        notices = Counter(e.player for e in new if isinstance(e, ev.NoticeSent))
-        announced = sum(1 for e in new if isinstance(e, ev.Announced))
-        if not (started or ended or moved or notices or announced):
+        if not any(isinstance(e, WATCHED) for e in new):
             return
-        public = game.view(None)
-        new_announcements = public["announcements"][-announced:] if announced else []
-        game_url, thread_url = self.url(f"/g/{game_id}"), self.url(f"/g/{game_id}")
-        reveal_url = self.url(f"/g/{game_id}/reveal")
-        for player, contact in contacts(conn, game_id).items():
-            if player not in game.state.players:
-                continue
-            reader = self.reader(conn, game_id, game, player)
-            view = game.view(player)
-            me = view.get("me") or {}
-            drafts: list[compose.Draft] = []
-            if notices.get(player):
-                mine = list(me.get("notices") or [])[-notices[player]:]
-                drafts.append(compose.notices(reader, game.ruleset, mine, game_url))
-            if new_announcements:
-                drafts.append(compose.announcements(reader, new_announcements, thread_url))
-            if started and not ended and me.get("alive", False):
-                drafts.append(compose.stage(reader, view, game.legal_commands(player), game_url))
-            if ended:
-                drafts.append(compose.end(reader, view, player, reveal_url))
-            for draft in drafts:
-                self.enqueue(conn, game_id, player, draft, reader, contact)
-        if started or ended or new_announcements:
-            self._to_channels(conn, game_id, game, public, new_announcements, started, ended)
-        if started or moved or ended:
+        known = contacts(conn, game_id)
+        readers = {p: self.reader(conn, game_id, game, p) for p in known
+                   if p in game.state.players}
+        channel_ids = [row[0] for row in conn.execute(select(schema.channels.c.id).where(
+            schema.channels.c.game_id == game_id)).all()]
+        public = self.reader(conn, game_id, game, None) if channel_ids else None
+        for player, draft in drafts_for(game, new, readers, public,
+                                        self.config.base_url + f"/g/{game_id}"):
+            if player is None:
+                assert public is not None
+                for channel_id in channel_ids:
+                    self.enqueue(conn, game_id, None, draft, public, channel_id=channel_id)
+            else:
+                self.enqueue(conn, game_id, player, draft, readers[player], known[player])
+        if any(isinstance(e, ev.PhaseStarted | ev.DeadlineChanged | ev.GameEnded)
+               for e in new):
             self.plan_reminders(conn, game_id, game)
-
-    def _to_channels(self, conn: Connection, game_id: str, game: Game,
-                     public: Mapping[str, Any], new_announcements: list[dict[str, Any]],
-                     started: bool, ended: bool) -> None:
-        """The game's announcement channels get the public announcements and the stage
-        that began, all from the public view."""
-        rows = conn.execute(select(schema.channels.c.id).where(
-            schema.channels.c.game_id == game_id)).all()
-        if not rows:
-            return
-        reader = self.reader(conn, game_id, game, None)
-        thread_url = self.url(f"/g/{game_id}")
-        drafts = []
-        if started and not ended:
-            drafts.append(compose.channel_stage(reader, public, new_announcements, thread_url))
-        elif new_announcements:
-            drafts.append(compose.announcements(reader, new_announcements, thread_url,
-                                                kind="channel"))
-        if ended:
-            drafts.append(compose.end(reader, public, None, self.url(f"/g/{game_id}/reveal")))
-        for (channel_id,) in rows:
-            for draft in drafts:
-                self.enqueue(conn, game_id, None, draft, reader, channel_id=channel_id)
 
     # -- reminders --------------------------------------------------------------------------
     def plan_reminders(self, conn: Connection, game_id: str, game: Game) -> None:
