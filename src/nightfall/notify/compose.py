@@ -74,7 +74,10 @@ class Reader:
     game_title: str
 
     def say(self, msgid: str, **params: Any) -> str:
-        return localize(Text(msgid, params), self.locale, self.tz)
+        """A sentence of the message: ``msgid`` in his language, its first letter a capital
+        (English names a stage "day 1", which may open a sentence)."""
+        said = localize(Text(msgid, params), self.locale, self.tz)
+        return said[:1].upper() + said[1:]
 
     def text(self, value: Text) -> str:
         return localize(value, self.locale, self.tz)
