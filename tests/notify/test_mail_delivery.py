@@ -68,3 +68,75 @@ def test_an_unconfirmed_address_gets_only_the_confirmation(tmp_path: Path,
     [_, link] = smtp.messages()
     assert link["Subject"] == "[Testspiel] Dein privater Link"
     assert f"{BASE}/p/{tokens['Cid']}" in text_of(link)
+
+
+def test_a_mail_server_that_refuses_or_is_away(tmp_path: Path, smtp: SmtpBox) -> None:
+    """4xx: retried with backoff, then failed with the server's answer; 5xx: failed at
+    once; no server at all: retried like a 4xx. The game goes on meanwhile."""
+    from mailkit import free_port
+    from nightfall.engine import Command
+
+    notify = config(smtp.url, max_attempts=2)
+    svc = service(sqlite_url(tmp_path), notify)
+    game_id, _ = game_with_mail(svc, {"Ann": "ann@example.org"}, start=False)
+    svc.notifications.set_reminder_minutes(game_id, 0)
+    smtp.answer = "451 4.3.0 mailbox busy, try later"
+    deliver = worker(svc, notify)
+    assert deliver.drain() == {"pending": 1}  # the link mail: due again after a pause
+    svc.clock.advance(seconds=1)  # type: ignore[attr-defined]
+    assert deliver.drain() == {"failed": 1}
+    [link] = svc.notifications.messages(game_id)
+    assert link.status == "failed" and link.error and "451 4.3.0 mailbox busy" in link.error
+    smtp.answer = "550 5.1.1 no such user"
+    svc.start(game_id)
+    assert deliver.drain() == {"failed": 2}  # the stage and Ann's team notice
+    assert all("550 5.1.1 no such user" in (m.error or "")
+               for m in svc.notifications.messages(game_id) if m.kind != "link")
+    away = config(f"smtp://127.0.0.1:{free_port()}", max_attempts=2)
+    svc.gm(game_id, "tell", target="Ann", text="Bist du da?")
+    assert worker(svc, away).drain() == {"pending": 1}
+    svc.submit(game_id, Command("elect", by="Ann", target="Bob"))  # the game goes on
+    assert smtp.messages() == []
+
+
+def test_his_zone_his_kinds_the_announcements_and_the_end(tmp_path: Path,
+                                                          smtp: SmtpBox) -> None:
+    """Bob reads his deadline in his own zone; Ann opts into the announcements and out of
+    the stage mails; at the end everyone gets his result and the reveal link."""
+    from nightfall.engine import Command
+
+    notify = config(smtp.url)
+    svc = service(sqlite_url(tmp_path), notify)
+    created = svc.create("changelings", seed=3, options={"early_close": False},
+                         title="Zonen")
+    for name in ("Ann", "Bob", "Cid", "Dee", "Eve"):
+        svc.signup(created.id, name, timezone="Europe/Moscow" if name == "Bob" else None,
+                   locale="en" if name == "Bob" else None,
+                   email=f"{name.lower()}@example.org" if name in ("Ann", "Bob") else None,
+                   vouched=True)
+    svc.notifications.set_preferences(created.id, "Ann", {
+        "stage": False, "reminder": True, "notice": True, "announcements": True,
+        "end": True})
+    svc.assign(created.id, {"Ann": "changeling", "Bob": "researcher", "Cid": "pony",
+                            "Dee": "pony", "Eve": "shield"})
+    svc.start(created.id)
+    svc.submit(created.id, Command("elect", by="Bob", target="Cid"))
+    svc.gm(created.id, "advance")  # the election closes: its result is announced
+    svc.gm(created.id, "modkill", target="Ann")  # the only changeling leaves: ponies win
+    worker(svc, notify).drain()
+    mails: dict[tuple[str, str], str] = {}
+    for m in smtp.messages():
+        key = (str(m["To"]), str(m["Subject"]))
+        mails[key] = mails.get(key, "") + text_of(m).replace("\r\n", "\n")
+    bob_stage = mails[("bob@example.org", "[Zonen] Day 1 has begun")]
+    assert "Deadline: 05.03.2024 21:30 MSK." in bob_stage  # 19:30 Berlin, in Moscow
+    assert not any(to == "ann@example.org" and "begonnen" in subject
+                   for to, subject in mails)  # Ann switched stage mails off
+    announced = mails[("ann@example.org", "[Zonen] Verkündungen: Tag 1")]
+    assert "> Cid wurde zum Anführer gewählt." in announced
+    assert not any("Announcements" in subject for to, subject in mails)  # Bob: default off
+    bob_end = mails[("bob@example.org", "[Zonen] The game is over")]
+    assert "You have won!" in bob_end and "Your role: Researcher." in bob_end
+    assert f"/g/{created.id}/reveal" in bob_end
+    ann_end = mails[("ann@example.org", "[Zonen] Das Spiel ist vorbei")]
+    assert "nicht gewonnen" in ann_end and "Deine Rolle: Changeling." in ann_end

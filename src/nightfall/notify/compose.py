@@ -187,7 +187,7 @@ def announcements(reader: Reader, new: Sequence[Mapping[str, Any]], thread_url: 
                   kind: str = "announcements") -> Draft:
     """New public announcements (from the public record every view holds)."""
     quoted = tuple(reader.text(from_data(a["text"])) for a in new)
-    phase = reader.phase(str(new[-1].get("phase", ""))) if new else ""
+    phase = reader.phase(str(new[0].get("phase", ""))) if new else ""
     return Draft(kind, reader.subject(N_("Announcements: {phase}"), phase=phase), (
         reader.say(N_("Announced in {game}:"), game=reader.game_title),), quoted,
         links=(Link(reader.say(N_("The thread")), thread_url),))
