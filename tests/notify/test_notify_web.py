@@ -143,3 +143,30 @@ def test_the_gm_sees_each_message_and_resends(tmp_path: Path, smtp: SmtpBox) -> 
     worker(svc, notify).drain()
     [copy] = smtp.messages()[before:]
     assert copy["Subject"] == "[Testspiel] Tag 1 hat begonnen"
+
+
+def test_his_page_sets_address_kinds_and_push(tmp_path: Path, smtp: SmtpBox) -> None:
+    notify = config(smtp.url, allow_private=False)
+    svc = GameService(url=sqlite_url(tmp_path), clock=FixedClock(START), notify=notify)
+    client = app_for(svc)
+    game_id, tokens = game_with_mail(svc, {})
+    page = f"/p/{tokens['Dee']}"
+    token = csrf_of(client, page)
+    bad = client.post(page + "/email", data={"csrf_token": token, "email": "dee@"},
+                      follow_redirects=True)
+    assert "dee@ ist keine brauchbare E-Mail-Adresse." in bad.text
+    assert svc.notifications.contact(game_id, "Dee") is None
+    done = client.post(page + "/email", data={"csrf_token": token,
+                                              "email": "dee@example.org"},
+                       follow_redirects=True)
+    assert 'data-state="pending"' in done.text
+    worker(svc, notify).drain()
+    [confirm] = smtp.messages()  # the confirmation only; his link waits for it
+    assert confirm["To"] == "dee@example.org" and "bestätige" in str(confirm["Subject"])
+    refused = client.post(page + "/notify", data={
+        "csrf_token": token, "kind_stage": "on", "push": "json://127.0.0.1:9/x"},
+        follow_redirects=True)
+    assert "privates Netz" in refused.text
+    contact = svc.notifications.contact(game_id, "Dee")
+    assert contact is not None and contact.push_url is None
+    assert contact.wants("stage") and not contact.wants("notice")  # the kinds were saved
