@@ -11,6 +11,7 @@ from rich.console import Console
 
 import nightfall.cli.game_forum  # noqa: F401  (registers `game forum`)
 from nightfall.cli.game import game_app
+from nightfall.cli.notify import deliver
 from nightfall.cli.simulate import simulate, sweep
 from nightfall.cli.votecount import votecount
 from nightfall.engine.text import render_phase
@@ -27,6 +28,7 @@ app.command("votecount")(votecount)
 app.command("simulate")(simulate)
 app.command("sweep")(sweep)
 app.command("serve")(serve)
+app.command("deliver")(deliver)
 
 
 @app.command()

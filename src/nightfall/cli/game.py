@@ -444,14 +444,23 @@ def signup(
     description: Annotated[str, typer.Option(help="The public description.")] = "",
     timezone: Annotated[str | None, typer.Option(
         help="The player's time zone, e.g. Europe/Berlin.", show_default=False)] = None,
+    email: Annotated[str | None, typer.Option(
+        help="His e-mail address (you vouch for it: no confirmation); his link is mailed.",
+        show_default=False)] = None,
     db: DbOption = None,
 ) -> None:
     """Sign a player up; prints the player's private token."""
+    from nightfall.notify.contacts import BadContact
+
     with Session(db, game) as session:
         if timezone is not None and known_zone(timezone) is None:
             session.fail("--timezone: " + session.say(N_("unknown time zone {zone}"),
                                                       zone=repr(timezone)), EXIT_USAGE)
-        token = session.service.signup(session.gid, name, description, timezone)
+        try:
+            token = session.service.signup(session.gid, name, description, timezone,
+                                           email=email, vouched=True)
+        except BadContact as bad:
+            session.fail("--email: " + localize(bad.text, session.locale), EXIT_USAGE)
         out.print(session.say(N_("signed up: {name}"), name=name.strip()), markup=False)
         out.print(session.say(N_("player token: {token}"), token=token), markup=False)
 
@@ -514,7 +523,8 @@ def token_reissue(
             raise Usage(N_("name a player or give --gm, not both and not neither"))
         name = session.player(name) if name is not None else None
         try:
-            token = session.service.store.issue_token(session.gid, name)
+            token = (session.service.store.issue_token(session.gid, None) if name is None
+                     else session.service.notifications.reissue(session.gid, name))
         except LookupError:
             session.fail(session.say(N_("There is no player called {name}."), name=name))
         if name is None:
@@ -994,3 +1004,15 @@ def replay(game: GameArg, db: DbOption = None) -> None:
                      if getattr(stored.state, f.name) != getattr(rebuilt.state, f.name)]
         session.fail(session.say(N_("the replayed log differs from the stored state in: "
                                     "{fields}"), fields=", ".join(differing)))
+
+
+def _notification_commands() -> None:
+    """``game email``, ``game channel …`` and ``game reminders`` (``cli/notify.py``)."""
+    from nightfall.cli import notify
+
+    game_app.command("email")(notify.email)
+    game_app.command("reminders")(notify.reminders)
+    game_app.add_typer(notify.channel_app, name="channel")
+
+
+_notification_commands()

@@ -140,3 +140,15 @@ def to_data(value: Any) -> Any:
     if hasattr(value, "isoformat"):
         return value.isoformat()
     return value
+
+
+def from_data(value: Any) -> Any:
+    """The inverse of :func:`to_data` for texts and terms (a view's texts back as
+    :class:`Text`, to render them in a reader's language)."""
+    if isinstance(value, dict) and "msgid" in value:
+        return Text(value["msgid"], {k: from_data(v) for k, v in value["params"].items()})
+    if isinstance(value, dict) and "term" in value:
+        return Term(value["term"], value["id"])
+    if isinstance(value, list):
+        return tuple(from_data(v) for v in value)
+    return value

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import Connection, Engine
 
@@ -19,10 +19,14 @@ from nightfall.engine import Command, Game, Rejected, SetupError
 from nightfall.engine import events as ev
 from nightfall.engine.text import N_
 from nightfall.i18n import default_locale
+from nightfall.notify.contacts import normalize_email
 from nightfall.rulesets import get_ruleset, new_game
 from nightfall.service.clock import Clock, SystemClock
 from nightfall.store import EventStore, GameMeta, make_engine, migrate
 from nightfall.store.cache import Loaded
+
+if TYPE_CHECKING:
+    from nightfall.notify.config import NotifyConfig
 
 
 class DeadlineHook(Protocol):
@@ -54,12 +58,19 @@ class CreatedGame:
 
 class GameService:
     def __init__(self, engine: Engine | None = None, clock: Clock | None = None,
-                 url: str | None = None) -> None:
+                 url: str | None = None, notify: NotifyConfig | None = None) -> None:
+        from nightfall.notify.outbox import Notifier
+        from nightfall.notify.service import Notifications
+
         self.engine = engine or make_engine(url)
         migrate(self.engine)
         self.store = EventStore(self.engine)
         self.clock = clock or SystemClock()
         self.deadline_hooks: list[DeadlineHook] = []
+        #: the transactional outbox: every append writes its messages in its transaction
+        self.notifier = Notifier(notify, self.clock)
+        self.store.on_append.append(self.notifier.plan)
+        self.notifications = Notifications(self.store, self.notifier)
 
     # -- set-up -----------------------------------------------------------------------
     def create(self, ruleset: str, seed: int, options: Mapping[str, Any] | None = None,
@@ -71,13 +82,22 @@ class GameService:
         return CreatedGame(created_id, token)
 
     def signup(self, game_id: str, name: str, description: str = "",
-               timezone: str | None = None, locale: str | None = None) -> str:
-        """Sign a player up; returns his private token (the key of his private link)."""
+               timezone: str | None = None, locale: str | None = None,
+               email: str | None = None, vouched: bool = False) -> str:
+        """Sign a player up; returns his private token (the key of his private link).
+        With ``email``, in the same transaction: its confirmation mail (unless the GM
+        ``vouched`` for the address) and his link, sent once the address is confirmed."""
+        if email:
+            normalize_email(email)  # a clear refusal before anything is written
 
         def work(game: Game, conn: Connection) -> str:
             game.join(name, description)
-            return self.store.add_player_row(conn, game_id, name.strip(), description,
-                                             timezone, locale)
+            token = self.store.add_player_row(conn, game_id, name.strip(), description,
+                                              timezone, locale)
+            if email:
+                self.notifications.on_signup(conn, game_id, game, name.strip(), token,
+                                             email, vouched)
+            return token
 
         return self.store.transact(game_id, work)
 

@@ -107,6 +107,10 @@ class EventStore:
         #: this process's shortcuts for readers (see ``nightfall.store.cache``)
         self.games = GameCache()
         self.tokens = TokenCache()
+        #: called with (connection, game id, game, new events) after each append, before
+        #: the commit: the notifications' outbox writes its rows there, in the same
+        #: transaction as the events (``nightfall.notify.outbox``)
+        self.on_append: list[Callable[[Connection, str, Game, list[ev.Event]], None]] = []
 
     # -- games ------------------------------------------------------------------------
     def create_game(
@@ -327,6 +331,8 @@ class EventStore:
                         self._update_head(conn, game_id, game)
                         if any(isinstance(e, ev.PhaseStarted) for e in new):
                             self._snapshot(conn, game_id, game)
+                        for hook in self.on_append:
+                            hook(conn, game_id, game, list(new))
                         self._notify(conn, game_id, game.seq)
                 return [result]
             except IntegrityError:
@@ -481,8 +487,10 @@ class EventStore:
         return holder
 
     # -- for the web app ------------------------------------------------------------------
-    def issue_token(self, game_id: str, player: str | None) -> str:
-        """A new private token for ``player`` (``None``: the GM); older ones stop working."""
+    def issue_token(self, game_id: str, player: str | None,
+                    then: Callable[[Connection, str], object] | None = None) -> str:
+        """A new private token for ``player`` (``None``: the GM); older ones stop working.
+        ``then(connection, token)`` runs in the same transaction (the link's e-mail)."""
         token = secrets.token_urlsafe(32)
         with self._begin() as conn:
             self.meta(game_id, conn)
@@ -496,6 +504,8 @@ class EventStore:
             conn.execute(insert(schema.access_tokens).values(
                 token_hash=hash_token(token), game_id=game_id, player=player,
                 created_at=datetime.now(UTC)))
+            if then is not None:
+                then(conn, token)
         return token
 
     def player_settings(self, game_id: str, player: str) -> dict[str, str | None]:

@@ -136,3 +136,77 @@ forum_pages = Table(
     Column("body", LargeBinary, nullable=False),
     Column("fetched_at", DateTime(timezone=True), nullable=False),
 )
+
+# -- notifications (``nightfall.notify``, docs/notifications.md) ------------------------------
+#: how a player is reached besides his page: his e-mail address (double opt-in), his own
+#: push channel (an Apprise URL, a secret) and which kinds of message he wants
+contacts = Table(
+    "contacts",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("player", String(80), primary_key=True),
+    Column("email", String(320), nullable=True),
+    #: ``pending`` (confirmation link sent), ``confirmed`` or ``unsubscribed``
+    Column("email_state", String(16), nullable=False, default="pending"),
+    Column("confirm_hash", String(64), nullable=True),
+    #: the key of the one-click unsubscribe link (it can only switch e-mail off)
+    Column("unsubscribe_key", String(64), nullable=False),
+    Column("push_url", String(2000), nullable=True),
+    Column("preferences", JSON, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Index("ix_contacts_email", "game_id", "email"),
+    Index("ix_contacts_confirm", "confirm_hash"),
+    Index("ix_contacts_unsubscribe", "unsubscribe_key"),
+)
+
+#: a game's announcement channels (Apprise URLs: secrets, never shown back in full)
+channels = Table(
+    "channels",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("url", String(2000), nullable=False),
+    Column("shown", String(300), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_channels_game", "game_id"),
+)
+
+#: per game: minutes before a deadline at which a player whose input is awaited is
+#: reminded (0: no reminders)
+notify_settings = Table(
+    "notify_settings",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("reminder_minutes", Integer, nullable=False),
+)
+
+#: the transactional outbox: every message a command causes, written in the command's
+#: transaction; the delivery worker claims due rows, sends them and records the outcome
+outbox = Table(
+    "outbox",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), ForeignKey("games.id"), nullable=False),
+    Column("player", String(80), nullable=True),  # NULL: a game channel
+    Column("channel_id", Integer, nullable=True),
+    Column("transport", String(16), nullable=False),  # email | push | channel
+    Column("kind", String(24), nullable=False),
+    Column("locale", String(8), nullable=False),
+    Column("subject", String(300), nullable=False),
+    Column("body_text", String, nullable=False),
+    Column("body_html", String, nullable=True),
+    #: for a reminder: the stage and deadline it is about and the inputs it waits for
+    Column("condition", JSON, nullable=True),
+    #: held (waits for the e-mail's confirmation) | pending | sending | sent | failed |
+    #: skipped (a reminder no longer needed, a turned-off kind) | unsent (no transport)
+    Column("status", String(12), nullable=False),
+    Column("attempts", Integer, nullable=False, default=0),
+    Column("due_at", DateTime(timezone=True), nullable=False),
+    Column("lease_until", DateTime(timezone=True), nullable=True),
+    Column("claim", String(32), nullable=True),
+    Column("last_error", String(1000), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("sent_at", DateTime(timezone=True), nullable=True),
+    Index("ix_outbox_due", "status", "due_at"),
+    Index("ix_outbox_game", "game_id", "id"),
+)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 
 from fastapi import Depends, FastAPI, Request, Response
@@ -11,12 +12,13 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from nightfall.engine.text import N_
+from nightfall.notify.config import NotifyConfig
 from nightfall.service import Clock, GameService
 from nightfall.service.forum_link import ForumLinks
 from nightfall.web import csrf, forms, limits, openapi
 from nightfall.web.i18n import LANG_COOKIE, Translator, page_locale, supported
 from nightfall.web.render import page, read_flash
-from nightfall.web.routes import api, gm, gm_forum, player, public, sse
+from nightfall.web.routes import api, gm, gm_forum, notify, player, public, sse
 from nightfall.web.security import (
     PRIVATE_HEADERS,
     SECURITY_HEADERS,
@@ -28,6 +30,11 @@ from nightfall.web.settings import Settings
 STATIC = Path(__file__).parent / "static"
 
 
+def _notify_config(settings: Settings) -> NotifyConfig:
+    """The environment's notification settings, links beginning as the app's do."""
+    return replace(NotifyConfig.from_env(), base_url=settings.base_url)
+
+
 def create_app(settings: Settings | None = None, service: GameService | None = None,
                clock: Clock | None = None) -> FastAPI:
     settings = settings or Settings()
@@ -36,11 +43,12 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     app = FastAPI(title="Nightfall", docs_url=None, redoc_url=None, openapi_url="/openapi.json",
                   dependencies=[Depends(forms.usable_characters)])
     app.state.settings = settings
-    app.state.service = service or GameService(url=settings.database_url, clock=clock)
+    app.state.service = service or GameService(url=settings.database_url, clock=clock,
+                                               notify=_notify_config(settings))
     # the game's forum thread, read at each vote deadline by the scheduler's tick
     app.state.forum = ForumLinks.of(app.state.service)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    for module in (public, player, gm, gm_forum, api, sse):
+    for module in (public, player, gm, gm_forum, api, sse, notify):
         app.include_router(module.router)
 
     @app.middleware("http")

@@ -23,13 +23,17 @@ def serve(
     workers: Annotated[int, typer.Option(
         min=1, help="Worker processes (uvicorn --workers) on the same port; with more than "
                     "one, use PostgreSQL (docs/hosting.md).")] = 1,
+    mail_catcher: Annotated[bool, typer.Option(
+        "--mail-catcher", help="Catch every e-mail in an SMTP server inside this process "
+                               "and list it on a page (trying things on one machine).")
+    ] = False,
     secret_file: Annotated[str | None, typer.Option(
         help="File with the cookie-signing secret, shared by every process of one site "
              "(default: NIGHTFALL_SECRET, else next to the SQLite file or "
              "./.nightfall-secret).", show_default=False)] = None,
 ) -> None:
-    """Start the web app (uvicorn) and the deadline scheduler."""
+    """Start the web app (uvicorn), the deadline scheduler and the delivery worker."""
     from nightfall.web.server import serve as run
 
     run(host=host, port=port, db=db, demo=demo, base_url=base_url, scheduler_interval=tick,
-        secret_file=secret_file, workers=workers)
+        secret_file=secret_file, workers=workers, mail_catcher=mail_catcher)

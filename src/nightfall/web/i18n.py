@@ -14,6 +14,7 @@ from typing import Any
 from starlette.requests import Request
 
 from nightfall.engine.text import Term, TermNames, Text, render, render_phase
+from nightfall.engine.text import from_data as from_data  # one inverse of to_data, re-exported
 from nightfall.i18n import SUPPORTED_LOCALES, gettext_for
 
 LANG_COOKIE = "nf_lang"
@@ -96,14 +97,3 @@ class Translator:
             return "—"
         local = when.astimezone(self.tz) if self.tz is not None else when
         return local.strftime("%d.%m.%Y %H:%M" + (" %Z" if with_zone else "")).strip()
-
-
-def from_data(value: Any) -> Any:
-    """The inverse of :func:`nightfall.engine.text.to_data` for texts and terms."""
-    if isinstance(value, dict) and "msgid" in value:
-        return Text(value["msgid"], {k: from_data(v) for k, v in value["params"].items()})
-    if isinstance(value, dict) and "term" in value:
-        return Term(value["term"], value["id"])
-    if isinstance(value, list):
-        return tuple(from_data(v) for v in value)
-    return value

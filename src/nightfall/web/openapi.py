@@ -114,6 +114,20 @@ def _stream() -> dict[int | str, dict[str, Any]]:
                   "content": events}, 404: _answer(404, _HTML)}
 
 
+def _calendar() -> dict[int | str, dict[str, Any]]:
+    """An iCalendar feed, or the 404 page for a wrong game or link."""
+    return {200: {"description": "The deadlines as iCalendar",
+                  "content": {"text/calendar": {"schema": {"type": "string"}}}},
+            404: _answer(404, _HTML)}
+
+
+def _one_click() -> dict[str, Any]:
+    """RFC 8058: a mail client posts ``List-Unsubscribe=One-Click``, without a CSRF token."""
+    schema = {"type": "object", "properties": {"List-Unsubscribe": choice("One-Click")}}
+    return {"requestBody": {"required": False, "content": {
+        "application/x-www-form-urlencoded": {"schema": schema}}}}
+
+
 # -- the routes -------------------------------------------------------------------------------
 _NAME = text(40, minLength=1)
 _STR: dict[str, Any] = {"type": "string"}
@@ -143,7 +157,8 @@ ROUTES: dict[tuple[str, str], tuple[dict[int | str, dict[str, Any]], dict[str, A
     ("GET", "/g/{game_id}"): (pages(404), None),
     ("GET", "/g/{game_id}/signup"): (pages(404), None),
     ("POST", "/g/{game_id}/signup"): (pages(303, 400, 403, 404), form(
-        {"name": _NAME, "description": text(200), "timezone": text(64), "locale": text(8)},
+        {"name": _NAME, "description": text(200), "timezone": text(64), "locale": text(8),
+         "email": text(320)},
         required=("name",))),
     ("GET", "/g/{game_id}/status"): (pages(404), None),
     ("GET", "/g/{game_id}/reveal"): (pages(403, 404), None),
@@ -190,6 +205,24 @@ ROUTES: dict[tuple[str, str], tuple[dict[int | str, dict[str, Any]], dict[str, A
         {"id": _STR, "head_seq": {"type": "integer"}, "view": _OBJECT,
          "awaiting": {"type": ["array", "null"], "items": {"type": "array", "items": _STR}},
          "submissions": {"type": "array", "items": _SUBMISSION}}, 404), None),
+    # notifications (web/routes/notify.py)
+    ("GET", "/email/confirm/{key}"): (pages(), None),
+    ("POST", "/email/confirm/{key}"): (pages(400, 403, 404), form({})),
+    ("GET", "/email/unsubscribe/{key}"): (pages(404), None),
+    ("POST", "/email/unsubscribe/{key}"): (pages(400, 404), _one_click()),
+    ("POST", "/g/{game_id}/link"): (pages(303, 400, 403, 404), form({"email": text(320)})),
+    ("POST", "/p/{token}/email"): (pages(303, 400, 403, 404), form(
+        {"email": text(320), "remove": text(10)})),
+    ("POST", "/p/{token}/notify"): (pages(303, 400, 403, 404), form(
+        {"mail_on": text(10), "push": text(2000), "push_remove": text(10)},
+        more={"type": "string"})),
+    ("POST", "/gm/{token}/channels"): (pages(303, 400, 403, 404), form(
+        {"url": text(2000), "remove": text(20)})),
+    ("POST", "/gm/{token}/reminders"): (pages(303, 400, 403, 404), form({"minutes": text(20)})),
+    ("POST", "/gm/{token}/resend"): (pages(303, 400, 403, 404), form({"message": text(20)})),
+    ("GET", "/g/{game_id}/calendar.ics"): (_calendar(), None),
+    ("GET", "/p/{token}/calendar.ics"): (_calendar(), None),
+    ("GET", "/mail/{key}"): (pages(404), None),
     ("GET", "/g/{game_id}/events"): (_stream(), None),
     ("GET", "/p/{token}/events"): (_stream(), None),
     ("GET", "/gm/{token}/events"): (_stream(), None),

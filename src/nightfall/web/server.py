@@ -13,13 +13,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from fastapi import FastAPI
 from sqlalchemy.engine import make_url
 
+from nightfall.notify.catcher import MailCatcher
+from nightfall.notify.config import NotifyConfig, parse_smtp_url
+from nightfall.notify.worker import DeliveryWorker
 from nightfall.service import GameService, Scheduler
 from nightfall.store import database_url
 from nightfall.web.app import create_app
@@ -49,11 +54,16 @@ def secret_beside(url: str) -> Path:
 
 
 def build_app(settings: Settings, service: GameService | None = None,
-              scheduler_interval: float = 5.0) -> FastAPI:
-    """The application with its scheduler and (PostgreSQL) live-update listener, which
-    start when the server starts the app and stop when it stops it."""
+              scheduler_interval: float = 5.0, catcher: MailCatcher | None = None) -> FastAPI:
+    """The application with its scheduler, its delivery worker (the outbox, see
+    ``nightfall.notify``) and (PostgreSQL) live-update listener, which start when the
+    server starts the app and stop when it stops it. With a mail ``catcher`` the app shows
+    what it caught at ``/mail/<key>``."""
     app = create_app(settings, service)
     url = database_url(settings.database_url)
+    if catcher is not None:
+        app.state.mail_catcher = catcher
+        app.state.mail_catcher_key = secrets.token_urlsafe(12)
 
     @asynccontextmanager
     async def running(app: FastAPI) -> AsyncIterator[None]:
@@ -64,10 +74,14 @@ def build_app(settings: Settings, service: GameService | None = None,
             app.state.live = live
         scheduler = Scheduler(app.state.service, interval=scheduler_interval)
         scheduler.start()
+        svc = app.state.service
+        delivery = DeliveryWorker(svc.engine, svc.notifier.config, clock=svc.clock)
+        delivery.start()
         try:
             yield
         finally:
             await asyncio.to_thread(scheduler.stop)  # lets a tick in progress commit
+            await asyncio.to_thread(delivery.stop)
             if live is not None:
                 await live.stop()
 
@@ -89,16 +103,25 @@ def app_from_env() -> FastAPI:
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
           demo: bool = False, base_url: str | None = None,
           scheduler_interval: float = 5.0, secret_file: str | None = None,
-          workers: int = 1) -> None:
+          workers: int = 1, mail_catcher: bool = False) -> None:
     import uvicorn
 
     url = db_url(db)
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    base = (base_url or f"http://{shown_host}:{port}").rstrip("/")
+    base = (base_url or os.environ.get(ENV_BASE) or f"http://{shown_host}:{port}").rstrip("/")
     secret_path = Path(secret_file) if secret_file else secret_beside(url)
     secret = os.environ.get(ENV_SECRET) or secret_from_file(secret_path)
     settings = Settings(database_url=url, base_url=base, secret_key=secret)
-    service = GameService(url=url)  # creates or upgrades the schema once, before workers
+    notify = replace(NotifyConfig.from_env(), base_url=base)
+    catcher = None
+    if mail_catcher:
+        if workers > 1:
+            raise SystemExit("--mail-catcher runs in one process: leave out --workers")
+        catcher = MailCatcher()
+        catcher.start()
+        notify = replace(notify, smtp=parse_smtp_url(catcher.url))
+    # creates or upgrades the schema once, before workers
+    service = GameService(url=url, notify=notify)
     if demo:
         made = create_demo(service)
         print(links_text(made, base), flush=True)
@@ -115,5 +138,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
                     host=host, port=port, log_level="warning",
                     timeout_graceful_shutdown=GRACEFUL_SHUTDOWN)
         return
-    uvicorn.run(build_app(settings, service, scheduler_interval), host=host, port=port,
-                log_level="warning", timeout_graceful_shutdown=GRACEFUL_SHUTDOWN)
+    app = build_app(settings, service, scheduler_interval, catcher)
+    if catcher is not None:
+        print(f"Mail catcher: {catcher.url}; what it caught: "
+              f"{base}/mail/{app.state.mail_catcher_key}", flush=True)
+    elif notify.smtp is None:
+        print("No mail server (NIGHTFALL_SMTP_URL): e-mails wait in the outbox "
+              "(--mail-catcher catches them here).", flush=True)
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning",
+                    timeout_graceful_shutdown=GRACEFUL_SHUTDOWN)
+    finally:
+        if catcher is not None:
+            catcher.stop()

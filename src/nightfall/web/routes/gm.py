@@ -26,6 +26,7 @@ from nightfall.web import forum_thread as forum_section
 from nightfall.web.i18n import Translator, supported
 from nightfall.web.render import page, redirect
 from nightfall.web.routes.common import load_async, log_async, meta, now, service, translator
+from nightfall.web.routes.notify import STATUS_NAMES, gm_panel
 from nightfall.web.routes.public import COMMON_ZONES, DESCRIPTION_LIMIT, NAME_LIMIT, game_context
 from nightfall.web.security import Access, GmAccess
 from nightfall.web.texts import ruleset_name
@@ -167,7 +168,9 @@ async def _dashboard(request: Request, access: Access, error: Text | None = None
         events_url=f"/gm/{access.token}/events", forum_count=forum_count,
         forum_thread=forum_thread,
         can_talk=in_play or state.ended, text_limit=TEXT_LIMIT, draft=draft or {},
-        gm_messages=pages.gm_messages(log))
+        gm_messages=pages.gm_messages(log),
+        notify=await run_in_threadpool(gm_panel, request, access.game_id),
+        status_names=STATUS_NAMES)
 
 
 @router.get("/gm/{token}", response_class=HTMLResponse)
@@ -340,10 +343,10 @@ async def new_links(request: Request, access: GmAccess) -> Response:
     names = list(game.state.players) if who == "*" else [who]
     if not who or any(name not in game.state.players for name in names):
         return await _dashboard(request, access, Text(N_("Choose a player.")), 400)
-    store = service(request).store
+    notes = service(request).notifications  # mailed to a confirmed address, too
     links = {}
     for name in names:
-        token = await run_in_threadpool(store.issue_token, access.game_id, name)
+        token = await run_in_threadpool(notes.reissue, access.game_id, name)
         links[name] = _player_url(request, token)
     return await _dashboard(request, access, new_links=links)
 

@@ -19,6 +19,7 @@ from nightfall.web.explain import item_explanation, role_explanation
 from nightfall.web.i18n import Translator
 from nightfall.web.render import page, redirect
 from nightfall.web.routes.common import load_async, log_async, now, service, translator
+from nightfall.web.routes.notify import player_panel
 from nightfall.web.routes.public import game_context
 from nightfall.web.security import Access, PlayerAccess
 
@@ -63,7 +64,8 @@ async def _private_page(request: Request, access: Access, error: Text | None = N
                                         public_votes=public_votes),
         thread_votes=public_votes and bool(forms.action_forms(
             game, player, tr, thread=True, public_votes=True)),
-        base=f"/p/{access.token}", events_url=f"/p/{access.token}/events")
+        base=f"/p/{access.token}", events_url=f"/p/{access.token}/events",
+        notify=await run_in_threadpool(player_panel, request, access))
 
 
 @router.get("/p/{token}", response_class=HTMLResponse)

@@ -13,6 +13,7 @@ from nightfall.engine import Rejected, SetupError
 from nightfall.engine.phase import SIGNUP
 from nightfall.engine.text import N_, Text
 from nightfall.i18n import SUPPORTED_LOCALES, known_zone
+from nightfall.notify.contacts import BadContact
 from nightfall.web import csrf, pages
 from nightfall.web.i18n import Translator, supported
 from nightfall.web.render import page, redirect
@@ -95,7 +96,7 @@ def _signup_page(request: Request, game_id: str, game: Any, tr: Translator,
 async def signup(request: Request, game_id: GameId) -> Response:
     form = await request.form()
     values = {key: str(form.get(key) or "").strip()
-              for key in ("name", "description", "timezone", "locale")}
+              for key in ("name", "description", "timezone", "locale", "email")}
     game = await load_async(request, game_id)
     tr = translator(request, game)
     error: Text | None = None
@@ -113,11 +114,19 @@ async def signup(request: Request, game_id: GameId) -> Response:
         try:
             token = await run_in_threadpool(
                 service(request).signup, game_id, values["name"], values["description"],
-                values["timezone"] or None, supported(values["locale"]))
+                values["timezone"] or None, supported(values["locale"]),
+                values["email"][:320] or None)
         except (Rejected, SetupError) as rejected:
             error = rejected.reason
+        except BadContact as bad:  # an unusable address: nothing was written
+            error = bad.text
     if error is not None:
         return _signup_page(request, game_id, game, tr, error, values, status_code=400)
+    if values["email"]:
+        return redirect(request, f"/p/{token}", Text(N_(
+            "Welcome, {name}! This page is your private link: bookmark it and show it to "
+            "nobody. A confirmation link is on its way to {address}."),
+            {"name": values["name"], "address": values["email"]}))
     return redirect(request, f"/p/{token}", Text(N_(
         "Welcome, {name}! This page is your private link: bookmark it and show it to "
         "nobody."), {"name": values["name"]}))
