@@ -129,6 +129,7 @@ async def status(request: Request, game_id: GameId) -> Response:
     tr = translator(request, game)
     return page(request, "status.html", tr, **game_context(request, game_id, game, tr),
                 text=status_text(game.state, tr), view=game.view(None),
+                game_zone=str(game.state.options.get("timezone") or "UTC"),
                 events_url=f"/g/{game_id}/events")
 
 
