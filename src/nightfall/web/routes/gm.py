@@ -20,7 +20,7 @@ from nightfall.engine.phase import SETUP, SIGNUP
 from nightfall.engine.talk import TALK_ACTIONS, TEXT_LIMIT
 from nightfall.engine.text import N_, Term, Text
 from nightfall.forum import RULESETS
-from nightfall.i18n import SUPPORTED_LOCALES, default_locale, known_zone
+from nightfall.i18n import SUPPORTED_LOCALES, known_zone
 from nightfall.rulesets import RULESET_IDS, get_ruleset
 from nightfall.service.outlook import after_close, shortening_ends_stage
 from nightfall.service.votecount import GameCount, game_count, submit_votes
@@ -61,7 +61,9 @@ def _new_page(request: Request, tr: Translator, ruleset_id: str, error: Text | N
                 options=dict(plugin.default_options), option_titles=plugin.option_titles,
                 values=values or {},
                 locales=SUPPORTED_LOCALES, zones=COMMON_ZONES,
-                default_locale=default_locale(ruleset_id))
+                # the language the GM reads this page in (issue 18: a game made from the
+                # English page opened in Russian); he may pick the rule set's own
+                default_locale=tr.locale)
 
 
 @router.get("/new", response_class=HTMLResponse)
