@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from test_web_browser import ARGS, CHROMIUM, TIMEOUT, free_port
+
 from webkit import Small, small_game
 
 playwright_api = pytest.importorskip("playwright.sync_api")
