@@ -107,7 +107,8 @@ def test_live_updates_are_announced(served: tuple[str, Small, Any], phone: Any,
 
 
 @pytest.mark.parametrize("which", ["gm", "player", "thread"])
-def test_axe_finds_no_wcag_violation(served: tuple[str, Small, Any], phone: Any, which: str) -> None:
+def test_axe_finds_no_wcag_violation(served: tuple[str, Small, Any], phone: Any,
+                                     which: str) -> None:
     assert hashlib.sha256(AXE.read_bytes()).hexdigest() == AXE_SHA256, "axe.min.js changed"
     phone.goto(_pages(served)[which])
     phone.add_script_tag(content=AXE.read_text(encoding="utf-8"))
