@@ -44,6 +44,7 @@ from nightfall.engine import events as ev
 from nightfall.engine.commands import GM_ACTIONS, Command
 from nightfall.engine.text import N_, Term, TermNames, render_phase
 from nightfall.i18n import SUPPORTED_LOCALES, gettext_for, known_zone, localize
+from nightfall.links import gm_link, player_link, signup_link
 
 if TYPE_CHECKING:
     from nightfall.engine import Game
@@ -404,6 +405,10 @@ def new(
         meta = session.service.meta(created.id)
         out.print(session.say(N_("game: {game}"), game=created.id), markup=False)
         out.print(session.say(N_("GM token: {token}"), token=created.gm_token), markup=False)
+        out.print(session.say(N_("GM page: {url}"), url=gm_link(created.gm_token)),
+                  markup=False)
+        out.print(session.say(N_("sign-up page: {url}"), url=signup_link(created.id)),
+                  markup=False)
         out.print("[dim]" + escape(session.say(
             N_("{ruleset}, seed {seed}, language {locale}; keep the token secret, it is the "
                "key of the GM's page"), ruleset=ruleset, seed=chosen_seed,
@@ -454,6 +459,8 @@ def signup(
         token = session.service.signup(session.gid, name, description, timezone)
         out.print(session.say(N_("signed up: {name}"), name=name.strip()), markup=False)
         out.print(session.say(N_("player token: {token}"), token=token), markup=False)
+        out.print(session.say(N_("private page: {url}"), url=player_link(token)),
+                  markup=False)
 
 
 @game_app.command("withdraw")
@@ -519,8 +526,11 @@ def token_reissue(
             session.fail(session.say(N_("There is no player called {name}."), name=name))
         if name is None:
             out.print(session.say(N_("GM token: {token}"), token=token), markup=False)
+            out.print(session.say(N_("GM page: {url}"), url=gm_link(token)), markup=False)
         else:
             out.print(session.say(N_("player token ({name}): {token}"), name=name, token=token),
+                      markup=False)
+            out.print(session.say(N_("private page: {url}"), url=player_link(token)),
                       markup=False)
         out.print("[dim]" + escape(session.say(N_("shown only now (only its hash is stored); "
                                                   "the old link no longer works"))) + "[/dim]")

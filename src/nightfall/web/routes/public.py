@@ -58,6 +58,7 @@ async def home(request: Request) -> Response:
     return page(request, "home.html", tr,
                 open_games=[g for g in games if g.phase == SIGNUP],
                 running=[g for g in games if g.phase != SIGNUP and not g.ended],
+                finished=[g for g in reversed(games) if g.ended],  # newest first
                 names={g.id: tr(ruleset_name(g.ruleset)) for g in games})
 
 
