@@ -198,7 +198,10 @@ def _minutes_until(form: Any, game: Game, moment: datetime, tr: Translator) -> i
         raise Rejected(N_("Give the new deadline as a date and time.")) from None
     if chosen.tzinfo is None:
         chosen = chosen.replace(tzinfo=tr.tz or UTC)
-    seconds = (chosen - moment).total_seconds()
+    try:
+        seconds = (chosen - moment).total_seconds()
+    except OverflowError:  # year 1 or 9999 with an offset
+        raise Rejected(N_("Give the new deadline as a date and time.")) from None
     if seconds <= 0:
         raise Rejected(N_("The new deadline must lie ahead: it is {now} now."), now=moment)
     return min(math.ceil(seconds / 60), MINUTES_LIMIT)

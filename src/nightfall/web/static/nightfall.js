@@ -21,9 +21,10 @@
      brought; the region itself is never replaced, so screen readers hear it. */
   function announce(name) {
     var region = document.getElementById("live-status");
-    if (!region || !region.dataset[name]) { return; }
+    var key = "msg" + name.charAt(0).toUpperCase() + name.slice(1);
+    if (!region || !region.dataset[key]) { return; }
     region.textContent = "";
-    window.setTimeout(function () { region.textContent = region.dataset[name]; }, 50);
+    window.setTimeout(function () { region.textContent = region.dataset[key]; }, 50);
   }
 
   function pad(n) { return (n < 10 ? "0" : "") + n; }
