@@ -14,6 +14,9 @@ The seed (``seeds/000_ec16ac2b483a9d50.txt``) shows::
     Fluttershy87: ernste Wache Cangeling, Anführer
 
 Roles are shown only for players who left the game, or for everyone once it is over.
+A revealed role is set apart from the player's own description by a dash ("übermüdeter
+Hobbyklempner — Forscher"): in the seed's plain form a role ran into the description
+(issue 18), and a player with nothing to show is his bare name, not "Ann:".
 """
 
 from __future__ import annotations
@@ -210,9 +213,9 @@ def test_departed_players_show_their_role_and_statuses(de) -> None:
     assert game.state.phase_label == "night 2/1"
     roster = roster_lines(status_post(game.state, de))
     # the abducted pony: role revealed after the description
-    assert roster["Daylight"].startswith("Daylight: netter Magieforscher - ♂ Einhorn Pony")
+    assert roster["Daylight"].startswith("Daylight: netter Magieforscher - ♂ Einhorn — Pony")
     # the banished changeling keeps the leader mark as history, as in the seed
-    assert roster["Fluttershy87"].startswith("Fluttershy87: ernste Wache Changeling, Anführer")
+    assert roster["Fluttershy87"].startswith("Fluttershy87: ernste Wache — Changeling, Anführer")
     # living lovers stay secret; living roles stay hidden
     assert roster["Asteria"] == "Asteria: schüchterne Sternschnuppen-Liebhaberin - ♀"
     assert roster["Manic Moon"] == "Manic Moon: Barkeeper - Dämonenpegasus"
@@ -237,12 +240,26 @@ def test_after_the_end_every_role_is_revealed(de) -> None:
     assert "Dritte Tagphase... finished" in lines
     assert "Das Spiel ist vorbei. Siegreiche Seite: die Ponys." in lines
     roster = roster_lines(post)
-    assert roster["appleblack"] == "appleblack: übermüdeter Hobbyklempner Forscher"
-    assert roster["Mochi"] == "Mochi: treue Seele - ♂ Pinkie Sense, Anführer"
-    assert roster["Twonky"] == "Twonky: fieser Rentner - ♂ Erdpony Nachtaktiv"
-    assert roster["Asteria"] == "Asteria: schüchterne Sternschnuppen-Liebhaberin - ♀ Love Potion"
-    assert roster["Gwyn"].startswith("Gwyn: ungeschickter Bäcker - ♂ Einhorn Pony, ")
+    assert roster["appleblack"] == "appleblack: übermüdeter Hobbyklempner — Forscher"
+    assert roster["Mochi"] == "Mochi: treue Seele - ♂ — Pinkie Sense, Anführer"
+    assert roster["Twonky"] == "Twonky: fieser Rentner - ♂ Erdpony — Nachtaktiv"
+    assert roster["Asteria"] == "Asteria: schüchterne Sternschnuppen-Liebhaberin - ♀ — Love Potion"
+    assert roster["Gwyn"].startswith("Gwyn: ungeschickter Bäcker - ♂ Einhorn — Pony, ")
     assert "verliebt" in roster["Gwyn"] and "Anführer" not in roster["Gwyn"]
-    assert roster["Manic Moon"].startswith("Manic Moon: Barkeeper - Dämonenpegasus Lügner")
-    assert roster["Fluttershy87"].startswith("Fluttershy87: ernste Wache Changeling")
+    assert roster["Manic Moon"].startswith("Manic Moon: Barkeeper - Dämonenpegasus — Lügner")
+    assert roster["Fluttershy87"].startswith("Fluttershy87: ernste Wache — Changeling")
 
+
+
+def test_a_player_without_description_or_status_is_his_bare_name(de) -> None:
+    game = new_game("changelings", 7, {"early_close": False}, "de")
+    for name in ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus"):
+        game.join(name, "Drama-Fan" if name == "Bob" else "")
+    game.assign({"Ann": "pony", "Bob": "drama_queen", "Cid": "changeling", "Dee": "pony",
+                 "Eve": "pony", "Fay": "researcher", "Gus": "pony"})
+    game.start(at=berlin(20, 20))
+    game.execute(Command("modkill", target="Bob"))
+    lines = status_post(game.state, de).split("\n\n", 1)[1].splitlines()
+    assert "Ann" in lines and "Ann:" not in status_post(game.state, de)
+    bob = next(line for line in lines if line.startswith("Bob"))
+    assert bob.startswith("Bob: Drama-Fan — Drama Queen, "), bob

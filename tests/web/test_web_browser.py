@@ -105,9 +105,18 @@ def act(person: Person, action: str, label: str | None = None, path: str = "") -
 
 
 def gm_close(gm: Person) -> None:
+    """Close the phase, accepting the confirmation that names the next deadline."""
     page = gm.go()
+    asked: list[str] = []
+
+    def accept(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.once("dialog", accept)
     page.locator("#close-now").click()
     page.wait_for_load_state()
+    assert asked, "closing the phase was not confirmed"
     assert page.locator("#error").count() == 0, page.locator("#error").inner_text()
 
 

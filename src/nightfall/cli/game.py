@@ -44,6 +44,7 @@ from nightfall.engine import events as ev
 from nightfall.engine.commands import GM_ACTIONS, Command
 from nightfall.engine.text import N_, Term, TermNames, render_phase
 from nightfall.i18n import SUPPORTED_LOCALES, gettext_for, known_zone, localize
+from nightfall.links import gm_link, player_link, signup_link
 
 if TYPE_CHECKING:
     from nightfall.engine import Game
@@ -404,6 +405,10 @@ def new(
         meta = session.service.meta(created.id)
         out.print(session.say(N_("game: {game}"), game=created.id), markup=False)
         out.print(session.say(N_("GM token: {token}"), token=created.gm_token), markup=False)
+        out.print(session.say(N_("GM page: {url}"), url=gm_link(created.gm_token)),
+                  markup=False)
+        out.print(session.say(N_("sign-up page: {url}"), url=signup_link(created.id)),
+                  markup=False)
         out.print("[dim]" + escape(session.say(
             N_("{ruleset}, seed {seed}, language {locale}; keep the token secret, it is the "
                "key of the GM's page"), ruleset=ruleset, seed=chosen_seed,
@@ -463,6 +468,8 @@ def signup(
             session.fail("--email: " + localize(bad.text, session.locale), EXIT_USAGE)
         out.print(session.say(N_("signed up: {name}"), name=name.strip()), markup=False)
         out.print(session.say(N_("player token: {token}"), token=token), markup=False)
+        out.print(session.say(N_("private page: {url}"), url=player_link(token)),
+                  markup=False)
 
 
 @game_app.command("withdraw")
@@ -529,8 +536,11 @@ def token_reissue(
             session.fail(session.say(N_("There is no player called {name}."), name=name))
         if name is None:
             out.print(session.say(N_("GM token: {token}"), token=token), markup=False)
+            out.print(session.say(N_("GM page: {url}"), url=gm_link(token)), markup=False)
         else:
             out.print(session.say(N_("player token ({name}): {token}"), name=name, token=token),
+                      markup=False)
+            out.print(session.say(N_("private page: {url}"), url=player_link(token)),
                       markup=False)
         out.print("[dim]" + escape(session.say(N_("shown only now (only its hash is stored); "
                                                   "the old link no longer works"))) + "[/dim]")
@@ -718,10 +728,43 @@ def _gm(session: Session, action: str, **fields: Any) -> None:
     _report(events, session)
 
 
+YesOption = Annotated[bool, typer.Option(
+    "--yes", "-y", help="Do not ask for confirmation (scripts).")]
+
+
+def _confirm_close(session: Session, yes: bool) -> None:
+    """Say what closing now leaves the players — the next stage and its deadline, how
+    long that is (issue 18: a day closed at 21:52 leaves the night 8 minutes, C2.3) —
+    and, on a terminal, ask before going on. Without a terminal (a script) the warning
+    is printed on stderr and the command goes on; ``--yes`` skips the question."""
+    import sys
+
+    from nightfall.service.outlook import after_close
+
+    outlook = after_close(session.service.load(session.gid), session.service.clock.now())
+    if outlook is None:
+        return  # the engine says why it cannot be closed
+    warning = localize(outlook.text(), session.locale, session.tz)
+    if yes:
+        out.print(escape(warning))
+        return
+    if not sys.stdin.isatty():
+        err.print(("[yellow]" if outlook.short else "") + escape(warning)
+                  + ("[/yellow]" if outlook.short else ""))
+        return
+    out.print(("[bold yellow]" if outlook.short else "") + escape(warning)
+              + ("[/bold yellow]" if outlook.short else ""))
+    if not typer.confirm(session.say(N_("Close the phase now?")), default=False):
+        out.print(escape(session.say(N_("nothing was changed"))))
+        raise typer.Exit(EXIT_REJECTED)
+
+
 @game_app.command("close")
-def close(game: GameArg, db: DbOption = None) -> None:
-    """Close the current stage now: resolve it and begin the next."""
+def close(game: GameArg, yes: YesOption = False, db: DbOption = None) -> None:
+    """Close the current stage now: resolve it and begin the next. Says first what the
+    next stage's deadline will be and asks (on a terminal; ``--yes`` does not)."""
     with Session(db, game) as session:
+        _confirm_close(session, yes)
         _gm(session, "advance")
 
 
@@ -739,9 +782,18 @@ def extend(game: GameArg,
 def shorten(game: GameArg,
             minutes: Annotated[int, typer.Argument(help="Minutes to take off.", metavar="MINUTES",
                                                    show_default=False)],
+            yes: YesOption = False,
             db: DbOption = None) -> None:
-    """Move the current deadline earlier (`game tick` resolves it once it has passed)."""
+    """Move the current deadline earlier (`game tick` resolves it once it has passed).
+    A shortening that ends the stage is confirmed as `game close` is."""
+    from nightfall.service.outlook import shortening_ends_stage
+
     with Session(db, game) as session:
+        if minutes > 0 and shortening_ends_stage(session.service.load(session.gid),
+                                                 session.service.clock.now(), minutes):
+            out.print(escape(session.say(N_("shortening by {minutes} minutes ends the "
+                                            "stage now"), minutes=minutes)))
+            _confirm_close(session, yes)
         _gm(session, "shorten", minutes=minutes)
 
 
@@ -819,13 +871,25 @@ def act(
 
 
 @game_app.command("undo")
-def undo(game: GameArg, db: DbOption = None) -> None:
-    """Roll back to just before the last stage closed (appends a roll-back event)."""
+def undo(game: GameArg,
+         minutes: Annotated[int | None, typer.Option(
+             help="The reopened stage's new deadline, in minutes from now (needed when its "
+                  "old deadline has passed).", show_default=False)] = None,
+         db: DbOption = None) -> None:
+    """Roll back to just before the last stage closed (appends a roll-back event). The
+    stage keeps its old deadline if that still lies ahead; else give ``--minutes``."""
     with Session(db, game) as session:
-        events = session.service.undo(session.gid)
+        events = session.service.undo(session.gid, minutes)
         _report(events, session)
-        out.print(escape(session.say(N_("the stage is open again without a deadline: "
-                                        "`game close` or `game extend`"))))
+        deadline = session.service.load(session.gid).state.deadline
+        if deadline is None:
+            out.print(escape(session.say(N_("the stage is open again without a deadline: "
+                                            "set one with `nightfall game extend {game} "
+                                            "MINUTES`, or close it with `game close`"),
+                                         game=session.gid)))
+        else:
+            out.print(escape(session.say(N_("the stage is open again until {deadline}"),
+                                         deadline=session.when(deadline))))
 
 
 @game_app.command("tick")

@@ -351,11 +351,14 @@ class Game:
         for event in kept:
             self._record(event)
 
-    def undo(self, at: datetime | None = None) -> list[ev.Event]:
+    def undo(self, at: datetime | None = None, minutes: int | None = None) -> list[ev.Event]:
         """GM: return to just before the last stage closed (its submissions intact).
 
-        Appends a :class:`RolledBack` event, so the audit trail keeps what was undone;
-        the deadline is cleared (the GM closes or extends the stage again by hand).
+        Appends a :class:`RolledBack` event, so the audit trail keeps what was undone. The
+        reopened stage keeps its old deadline if that is still ahead of ``at``; otherwise
+        (or without a time) the deadline is cleared and the stage waits for the GM, who
+        sets a new one (``extend`` on a stage without deadline starts it from now) or
+        closes it by hand. ``minutes`` sets the new deadline in the same step.
         """
         closes = [(s, e) for s, e in self._effective() if isinstance(e, ev.StageClosed)]
         if not closes:
@@ -366,7 +369,12 @@ class Game:
         try:
             self._record(ev.RolledBack(target, label))
             self._record(ev.GmActed("undo", None, label))
-            self._record(ev.DeadlineChanged(None))
+            kept_deadline = self.state.deadline
+            if at is None or kept_deadline is None or kept_deadline <= at:
+                self._record(ev.DeadlineChanged(None))  # passed: the stage waits for the GM
+            if minutes is not None:
+                self._transaction(at, lambda ctx: self._gm(
+                    ctx, Command("extend", minutes=minutes, at=at)))
         except BaseException:
             self._rollback(mark)
             raise
@@ -409,7 +417,11 @@ class Game:
                     moved, ends_now = ctx.at, True
                 ctx.emit(ev.DeadlineChanged(moved))
             elif ctx.at is not None and sign > 0:  # a paused stage (after undo) restarts
-                ctx.emit(ev.DeadlineChanged(ctx.at + timedelta(minutes=minutes)))
+                restarted = ctx.at + timedelta(minutes=minutes)
+                ctx.emit(ev.DeadlineChanged(restarted))
+                ctx.announce(N_("The game master set a new deadline for the phase: "
+                                "{deadline}."), deadline=restarted)
+                return
             if ends_now:
                 ctx.announce(N_("The game master shortened the phase: it ends now."))
             else:

@@ -13,6 +13,8 @@ import os
 from dataclasses import dataclass, field, replace
 from urllib.parse import unquote, urlsplit
 
+from nightfall.links import base_url
+
 SMTP_SCHEMES = {"smtp": 25, "smtp+starttls": 587, "smtps": 465}
 
 
@@ -55,7 +57,7 @@ def env_base_url() -> str:
     """``NIGHTFALL_BASE_URL`` without a trailing slash, else the local default: the one
     place where the links printed, shown (``web.settings.Settings.base_url``) and sent
     take their start from."""
-    return os.environ.get("NIGHTFALL_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
+    return base_url()
 
 
 def _flag(name: str) -> bool:

@@ -201,9 +201,12 @@ class GameService:
 
         return self.store.transact(game_id, work)
 
-    def undo(self, game_id: str) -> list[ev.Event]:
+    def undo(self, game_id: str, minutes: int | None = None) -> list[ev.Event]:
+        """Reopen the last closed stage: its old deadline stays if still ahead, else it
+        has none until the GM sets one — ``minutes`` from now, in the same transaction."""
+
         def work(game: Game, conn: Connection) -> list[ev.Event]:
-            return game.undo(self.clock.now())
+            return game.undo(self.clock.now(), minutes)
 
         return self.store.transact(game_id, work, full=True)
 

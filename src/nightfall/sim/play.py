@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import random
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from typing import Any
 from nightfall.engine import Command, Game, Rejected
 from nightfall.engine.events import PlayerLeft
 from nightfall.engine.phase import DAY, NIGHT
+from nightfall.engine.text import N_
 from nightfall.rulesets import get_ruleset
 from nightfall.sim.bots import NO_VIEW, Bot, RulesInfo, make_bot
 from nightfall.sim.seeds import bot_seed
@@ -34,6 +36,8 @@ from nightfall.sim.setup import Setup
 #: the result of a game stopped after ``max_stages`` stages without a winner
 UNFINISHED = "unfinished"
 DEFAULT_MAX_STAGES = 400
+#: the reason counted for a command a bot made for another player than its own
+OTHER_PLAYER = N_("A bot may act only for its own player.")
 
 BotFactory = Callable[[str, str, RulesInfo, random.Random], Bot]
 #: called with (game, player, view, legal) right before a bot is given its turn (tests)
@@ -60,6 +64,9 @@ class GameResult:
     stages: int
     commands: int
     rejected: int
+    #: why the rejected commands were refused: (the reason's msgid, how often), most
+    #: often first — the report names the reasons, not only their number (issue 18)
+    rejections: tuple[tuple[str, int], ...] = ()
 
 
 @cache
@@ -120,6 +127,7 @@ def _play(setup: Setup, seed: int, bots: Mapping[str, str] | str, index: int,
         players[name] = bot_factory(kind, name, rules, random.Random(rng.getrandbits(64)))
     game.start()
     stages = commands = rejected = 0
+    reasons: Counter[str] = Counter()
     awaiting_inputs = ruleset.awaiting_inputs
     while not game.state.ended and stages < max_stages:
         stages += 1
@@ -142,23 +150,26 @@ def _play(setup: Setup, seed: int, bots: Mapping[str, str] | str, index: int,
             for command in bot.act(view, legal):
                 if command.by != name:  # a bot speaks for its own player only
                     rejected += 1
+                    reasons[OTHER_PLAYER] += 1
                     continue
                 try:
                     game.execute(command)
                     commands += 1
-                except Rejected:
+                except Rejected as error:
                     rejected += 1
+                    reasons[error.reason.msgid] += 1
                 if len(game.state.history) != mark:
                     break
             if len(game.state.history) != mark:
                 break
         if not game.state.ended and len(game.state.history) == mark:
             game.advance()
-    return _result(game, index, seed, names, dealt, stages, commands, rejected)
+    return _result(game, index, seed, names, dealt, stages, commands, rejected, reasons)
 
 
 def _result(game: Game, index: int, seed: int, names: list[str], dealt: list[str],
-            stages: int, commands: int, rejected: int) -> GameResult:
+            stages: int, commands: int, rejected: int,
+            reasons: Counter[str] | None = None) -> GameResult:
     state = game.state
     winners = set(state.winners)
     played = [record for record in state.history if record.kind in (DAY, NIGHT)]
@@ -182,6 +193,7 @@ def _result(game: Game, index: int, seed: int, names: list[str], dealt: list[str
         stages=stages,
         commands=commands,
         rejected=rejected,
+        rejections=tuple(sorted((reasons or Counter()).items(), key=lambda kv: (-kv[1], kv[0]))),
     )
 
 

@@ -9,6 +9,7 @@ side by side (``--compare``) the differences with Newcombe's interval.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -16,7 +17,7 @@ from rich.console import Console, JustifyMethod
 from rich.markup import escape
 from rich.table import Table
 
-from nightfall.engine.text import N_
+from nightfall.engine.text import N_, Term, TermNames
 from nightfall.i18n import gettext_for
 from nightfall.rulesets import get_ruleset
 from nightfall.sim.play import UNFINISHED
@@ -27,6 +28,9 @@ from nightfall.sim.tally import Tally
 
 FORMAT = 1
 Gettext = Callable[[str], str]
+
+
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
 
 def _ranked(counts: Mapping[str, int]) -> dict[str, int]:
@@ -95,6 +99,7 @@ def setup_report(run: SetupRun) -> dict[str, Any]:
             "stages_per_game": tally.stages / games if games else 0.0,
             "commands_per_game": tally.commands / games if games else 0.0,
             "rejected": tally.rejected,
+            "rejections": _ranked(tally.rejections),
         },
         "tally": tally.to_data(),
     }
@@ -279,10 +284,32 @@ def print_report(report: Mapping[str, Any], console: Console, locale: str = "en"
         console.print(f"[dim]{escape(line)}[/dim]")
 
 
+def named(domain: str, term_id: str | None, _: Callable[[str], str],
+          with_id: bool = True) -> str:
+    """A role's (faction's, cause's) name in the report's language — "Drama Queen
+    (drama_queen)", not the bare id; the id stays beside it, as setup files and
+    ``--vary`` take it (issue 18). An id no rule set names is shown as it is."""
+    if not term_id:
+        return ""
+    msgid = TermNames.known(Term(domain, term_id))
+    if msgid is None:
+        return term_id
+    name = _(msgid)
+    return f"{name} ({term_id})" if with_id and name != term_id else name
+
+
+def reason_text(msgid: str, _: Callable[[str], str]) -> str:
+    """A rejection's reason in the report's language, its placeholders (which differ from
+    command to command) shown as "…"."""
+    return PLACEHOLDER.sub("…", _(msgid))
+
+
 def print_setup(entry: Mapping[str, Any], console: Console, locale: str = "en") -> None:
     _ = gettext_for(locale)
     setup = entry["setup"]
-    roles = ", ".join(f"{n}× {r}" if n > 1 else r for r, n in setup["roles"].items())
+    get_ruleset(setup["ruleset"])  # registers its term names
+    roles = ", ".join(f"{n}× {named('role', r, _)}" if n > 1 else named("role", r, _)
+                      for r, n in setup["roles"].items())
     console.rule(escape(_("{name} ({ruleset}, {players} players)").format(
         name=setup["name"], ruleset=setup["ruleset"], players=setup["players"])))
     console.print(_("roles: {roles}").format(roles=roles), highlight=False, markup=False)
@@ -293,14 +320,16 @@ def print_setup(entry: Mapping[str, Any], console: Console, locale: str = "en") 
         (_("faction"), "left"), (_("wins"), "right"), (_("rate"), "right"),
         (_("95% CI (Wilson)"), "right")])
     for row in entry["factions"]:
-        table.add_row(row["faction"], str(row["count"]), _pct(row), _ci(row))
+        table.add_row(named("faction", row["faction"], _), str(row["count"]),
+                      _pct(row), _ci(row))
     console.print(table)
     table = _table(_("Roles"), [
         (_("role"), "left"), (_("faction"), "left"), (_("seats"), "right"),
         (_("survived"), "right"), (_("95% CI"), "right"), (_("won"), "right")])
     for row in entry["roles"]:
-        table.add_row(row["role"], row["faction"] or "", str(row["seats"]),
-                      _pct(row["survival"]), _ci(row["survival"]), _pct(row["won"]))
+        table.add_row(named("role", row["role"], _), named("faction", row["faction"], _),
+                      str(row["seats"]), _pct(row["survival"]), _ci(row["survival"]),
+                      _pct(row["won"]))
     console.print(table)
     length = entry["length"]
     summary = length["summary"]
@@ -322,8 +351,10 @@ def print_setup(entry: Mapping[str, Any], console: Console, locale: str = "en") 
         (_("per game"), "right"), (_("by phase"), "left"), (_("most often"), "left")])
     for row in entry["departures"]["causes"]:
         phases = ", ".join(f"{k} {v}" for k, v in row["by_phase"].items())
-        roles = ", ".join(f"{k} {v}" for k, v in list(row["roles"].items())[:3])
-        table.add_row(row["cause"], str(row["count"]), f"{100 * row['share']:.1f}%",
+        roles = ", ".join(f"{named('role', k, _, False)} {v}"
+                          for k, v in list(row["roles"].items())[:3])
+        table.add_row(named("cause", row["cause"], _, False), str(row["count"]),
+                      f"{100 * row['share']:.1f}%",
                       f"{row['per_game']:.2f}", phases, roles)
     console.print(table)
     if entry["unfinished"]:
@@ -335,6 +366,13 @@ def print_setup(entry: Mapping[str, Any], console: Console, locale: str = "en") 
                                 commands=f"{play['commands_per_game']:.1f}",
                                 rejected=play["rejected"])
     console.print(f"[dim]{escape(text)}[/dim]")
+    reasons = play.get("rejections") or {}
+    if reasons:
+        title = _("Why bot commands were rejected")
+        console.print(f"[dim]{escape(title)}:[/dim]")
+        for msgid, count in reasons.items():
+            console.print(f"[dim]  {count}× {escape(reason_text(msgid, _))}[/dim]",
+                          highlight=False)
 
 
 def print_role_effects(effects: Mapping[str, Any], console: Console,
@@ -346,7 +384,8 @@ def print_role_effects(effects: Mapping[str, Any], console: Console,
         (_("role"), "left"), (_("faction"), "left"), (_("with"), "right"),
         (_("without"), "right"), (_("difference"), "right"), (_("95% CI"), "right")])
     for row in effects["roles"]:
-        table.add_row(row["role"], row["faction"], _pct(row["with"]), _pct(row["without"]),
+        table.add_row(named("role", row["role"], _), named("faction", row["faction"], _),
+                      _pct(row["with"]), _pct(row["without"]),
                       _points(row["difference"]), _interval(row["difference_ci95"], _))
     console.print(table)
 

@@ -30,6 +30,8 @@ class Tally:
     cause_phase: Counter[str] = field(default_factory=Counter)
     #: the cause of each game's first departure
     first_departure: Counter[str] = field(default_factory=Counter)
+    #: why bot commands were rejected: the reason's msgid -> count
+    rejections: Counter[str] = field(default_factory=Counter)
 
     def add(self, result: GameResult) -> None:
         self.games += 1
@@ -49,6 +51,7 @@ class Tally:
             self.cause_phase[f"{cause}|{phase}"] += 1
         if result.departures:
             self.first_departure[result.departures[0][1]] += 1
+        self.rejections.update(dict(result.rejections))
 
     def merge(self, other: Tally) -> None:
         self.games += other.games
@@ -80,7 +83,7 @@ class Tally:
 
 
 _COUNTERS = ("wins", "length", "ended_in", "role_players", "role_survived", "role_won",
-             "causes", "cause_role", "cause_phase", "first_departure")
+             "causes", "cause_role", "cause_phase", "first_departure", "rejections")
 
 
 def _sort_key(key: Any) -> tuple[int, Any]:

@@ -14,8 +14,12 @@ def serve(
         "--db", help="Database URL or SQLite file (default: NIGHTFALL_DATABASE_URL or "
                      "nightfall.db).", show_default=False)] = None,
     demo: Annotated[bool, typer.Option(
-        "--demo", help="Create the ready demo game (15 players, Changelings) and print the "
-                       "game master's and every player's link.")] = False,
+        "--demo", help="The ready demo game (15 players, Changelings): the one an earlier "
+                       "run dealt while it is still running (with new links), else a new "
+                       "one; prints the game master's and every player's link.")] = False,
+    new_demo: Annotated[bool, typer.Option(
+        "--new-demo", help="With --demo: deal a fresh demo game even if one is running."
+    )] = False,
     base_url: Annotated[str | None, typer.Option(
         help="How printed links begin (default: http://HOST:PORT).", show_default=False)
     ] = None,
@@ -35,5 +39,6 @@ def serve(
     """Start the web app (uvicorn), the deadline scheduler and the delivery worker."""
     from nightfall.web.server import serve as run
 
-    run(host=host, port=port, db=db, demo=demo, base_url=base_url, scheduler_interval=tick,
+    run(host=host, port=port, db=db, demo=demo or new_demo, new_demo=new_demo,
+        base_url=base_url, scheduler_interval=tick,
         secret_file=secret_file, workers=workers, mail_catcher=mail_catcher)

@@ -37,11 +37,24 @@ def chosen_locale(request: Request) -> str | None:
 
 
 def browser_locale(request: Request) -> str | None:
-    for part in request.headers.get("accept-language", "").split(","):
-        found = supported(part.split(";")[0])
-        if found:
-            return found
-    return None
+    """The browser's most wanted language we speak (``Accept-Language``, RFC 9110): by
+    its ``q`` weight, the listed order among equal weights; ``q=0`` means "not this"."""
+    wanted: list[tuple[float, int, str]] = []
+    for position, part in enumerate(request.headers.get("accept-language", "")[:500]
+                                    .split(",")):
+        tag, _, params = part.partition(";")
+        weight = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        found = supported(tag)
+        if found and weight > 0:
+            wanted.append((-weight, position, found))
+    return min(wanted)[2] if wanted else None
 
 
 def page_locale(request: Request, *defaults: str | None) -> str:

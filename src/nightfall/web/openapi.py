@@ -144,7 +144,9 @@ _SUBMISSION: dict[str, Any] = {
                    "choice": _CHOICE}}
 #: ``text``: a post or message of the GM (say, tell) takes 10 000 characters, a reason 2 000
 _GM_FIELDS = {"target": text(200), "minutes": text(20), "text": text(10_000),
-              "choice": text(100), "phase": text(40)}
+              "choice": text(100), "phase": text(40),
+              # set_deadline's moment; a shortening that ends the stage, confirmed
+              "until": text(40), "confirm_end": text(10)}
 
 #: (method, path) → (answers, form body or None)
 ROUTES: dict[tuple[str, str], tuple[dict[int | str, dict[str, Any]], dict[str, Any] | None]] = {

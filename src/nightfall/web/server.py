@@ -22,13 +22,14 @@ from pathlib import Path
 from fastapi import FastAPI
 from sqlalchemy.engine import make_url
 
+from nightfall.links import BASE_URL_ENV
 from nightfall.notify.catcher import MailCatcher
 from nightfall.notify.config import NotifyConfig, parse_smtp_url
 from nightfall.notify.worker import DeliveryWorker
 from nightfall.service import GameService, Scheduler
 from nightfall.store import database_url
 from nightfall.web.app import create_app
-from nightfall.web.demo import create_demo, links_text
+from nightfall.web.demo import ensure_demo, links_text
 from nightfall.web.live import LiveHub, is_postgres
 from nightfall.web.settings import Settings, secret_from_file
 
@@ -101,14 +102,16 @@ def app_from_env() -> FastAPI:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
-          demo: bool = False, base_url: str | None = None,
+          demo: bool = False, base_url: str | None = None, new_demo: bool = False,
           scheduler_interval: float = 5.0, secret_file: str | None = None,
           workers: int = 1, mail_catcher: bool = False) -> None:
     import uvicorn
 
     url = db_url(db)
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    base = (base_url or os.environ.get(ENV_BASE) or f"http://{shown_host}:{port}").rstrip("/")
+    # --base-url, else NIGHTFALL_BASE_URL (the CLI's links use it too), else this server
+    base = (base_url or os.environ.get(BASE_URL_ENV) or f"http://{shown_host}:{port}"
+            ).rstrip("/")
     secret_path = Path(secret_file) if secret_file else secret_beside(url)
     secret = os.environ.get(ENV_SECRET) or secret_from_file(secret_path)
     settings = Settings(database_url=url, base_url=base, secret_key=secret)
@@ -123,7 +126,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
     # creates or upgrades the schema once, before workers
     service = GameService(url=url, notify=notify)
     if demo:
-        made = create_demo(service)
+        made = ensure_demo(service, fresh=new_demo)
         print(links_text(made, base), flush=True)
         print("", flush=True)
     shown_url = make_url(url).render_as_string(hide_password=True)

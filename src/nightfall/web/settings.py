@@ -12,7 +12,7 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from nightfall.notify.config import env_base_url
+from nightfall.links import base_url
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,8 @@ class Settings:
     secret_key: str = field(default_factory=lambda: os.environ.get("NIGHTFALL_SECRET")
                             or secrets.token_urlsafe(32))
     #: how the links printed and shown to the GM begin (no trailing slash)
-    base_url: str = field(default_factory=lambda: env_base_url())
+    #: (``NIGHTFALL_BASE_URL``, see :mod:`nightfall.links`, which the CLI reads too)
+    base_url: str = field(default_factory=base_url)
     #: seconds between two looks at the game's head in the live-update stream (SQLite)
     sse_interval: float = 1.0
     #: on PostgreSQL the stream wakes on a notification; it still looks at the head after

@@ -113,6 +113,7 @@ TermNames.register("gm", {
     "say": N_("post as game master"),
     "tell": N_("message to a player"),
     "undo": N_("undo to the last phase boundary"),
+    "set_deadline": N_("set a new deadline"),
     "event": N_("force the day's event"),
     "answer": N_("answer the spirit"),
     "violation": N_("mark a conduct violation"),

@@ -81,13 +81,13 @@ def status_post(state: GameState, _: Gettext) -> str:
 
 
 def _roster_line(state: GameState, name: str, _: Gettext) -> str:
+    """``name: description — Role, statuses`` (C16.1). The dash keeps a revealed role
+    apart from the player's own words ("übermüdeter Hobbyklempner — Drama Queen, verliebt",
+    not "… Hobbyklempner Drama Queen"); a player with nothing to show is his bare name
+    (not "Ann:" with nothing after it)."""
     player = state.players[name]
     revealed = state.ended or not player.alive
-    parts = [f"{name}:"]
-    if player.description:
-        parts.append(player.description)
-    if revealed and player.role:
-        parts.append(_(TermNames.msgid(Term("role", player.role))))
+    role = _(TermNames.msgid(Term("role", player.role))) if revealed and player.role else ""
     statuses = [
         _(TermNames.msgid(Term("status", s)))
         for s in sorted(player.statuses)
@@ -95,9 +95,9 @@ def _roster_line(state: GameState, name: str, _: Gettext) -> str:
     ]
     if not player.alive and player.left_cause:
         statuses.append(_(TermNames.msgid(Term("cause", player.left_cause))))
-    if len(parts) == 1:  # nothing but the name: "Cid: leader"
-        return " ".join([*parts, ", ".join(statuses)]).rstrip()
-    line = " ".join(parts)
+    shown = player.description
+    if role:
+        shown = f"{shown} — {role}" if shown else role
     if statuses:
-        line += ", " + ", ".join(statuses)
-    return line
+        shown = f"{shown}, {', '.join(statuses)}" if shown else ", ".join(statuses)
+    return f"{name}: {shown}" if shown else name

@@ -278,8 +278,9 @@ def _rechargeable(state: GameState, ability: Ability, command: Command) -> Text 
     actor = command.by or ""
     if memory.today_event(state) == MYSTIC_LIGHT and is_mystic_recharge_of(state, command):
         if state.phase.stage != 1:
-            return Text(N_("{action} is possible only until 13:00."),
-                        {"action": Term("action", command.action)})
+            return Text(N_("{action} is possible only until {until}."),
+                        {"action": Term("action", command.action),
+                         "until": memory.midday(state)})
         used = used_items(state, actor)
         if not used:
             return Text(N_("{name} holds no used item."), {"name": actor})

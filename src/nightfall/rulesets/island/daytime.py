@@ -92,7 +92,7 @@ def start_event(ctx: Context, event: str, chosen: str | None = None) -> None:
             ctx.flag(memory.PICK_ME, chosen)
             ctx.emit(StatusChanged(chosen, IMMUNE, True))
     ctx.announce(N_("Today's event: {event}"), event=Term("event", event))
-    ctx.announce(DESCRIPTIONS[event], name=chosen)
+    ctx.announce(DESCRIPTIONS[event], name=chosen, until=memory.midday(state))
     if event == TSUNAMI:
         tsunami(ctx)
     if state.phase.number > 1:  # I5 [R]: last night's dead, unless the eclipse hides them

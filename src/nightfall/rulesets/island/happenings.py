@@ -49,16 +49,16 @@ TermNames.register(
 
 #: I5: what each event means, for the newspaper and the day's announcement
 DESCRIPTIONS = {
-    BUNKER: N_("Players may apply until 13:00 to swap their item for a random unused one."),
+    BUNKER: N_("Players may apply until {until} to swap their item for a random unused one."),
     FEAR: N_("The vote elects a leader who alone names the one to be lynched. Items that "
              "change votes do not work; a sheep skin on the named player saves him."),
     RAGE: N_("Everyone has two votes; the two players with the most votes are lynched."),
     MAGNETIC_STORM: N_("No item works until tomorrow morning."),
     TSUNAMI: N_("All items were collected and dealt again at random."),
-    EXCHANGE: N_("Two players who both ask for it until 13:00 swap their items; used items "
+    EXCHANGE: N_("Two players who both ask for it until {until} swap their items; used items "
                  "are recharged by the swap."),
-    MYSTIC_LIGHT: N_("Owners of used items may recharge them until 13:00."),
-    PICK_ME: N_("{name} is immune to the lynch today and may name one partner until 13:00 "
+    MYSTIC_LIGHT: N_("Owners of used items may recharge them until {until}."),
+    PICK_ME: N_("{name} is immune to the lynch today and may name one partner until {until} "
                 "who is immune too."),
     SOLAR_ECLIPSE: N_("The roles of today's lynched and of last night's dead stay hidden until "
                       "the game ends."),
@@ -66,7 +66,7 @@ DESCRIPTIONS = {
     FULL_MOON: N_("The werewolves may eat two players tonight."),
     FOGGY_NIGHT: N_("Everyone has two votes; whoever acts tonight must give one of his votes "
                     "to his night target."),
-    SPIRIT: N_("Ask the Island Spirit one yes/no question until 13:00."),
+    SPIRIT: N_("Ask the Island Spirit one yes/no question until {until}."),
     PALMS_BLOOM: N_("The words я, ты, он, она, они, мы, вы and their forms, and да, не, нет "
                     "are forbidden in the thread today; a violator loses his vote."),
 }

@@ -6,6 +6,7 @@ can serialise it. Each key names the rule it serves.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from nightfall.engine import GameState
@@ -77,3 +78,20 @@ def love_notes(state: GameState) -> list[tuple[str, str]]:
 
 def activations(state: GameState) -> list[dict[str, Any]]:
     return [dict(a) for a in state.flags.get(ACTIVATIONS) or []]
+
+
+def midday(state: GameState) -> datetime | str:
+    """I7 stage 1: the moment today's applications close (the ``midday`` option, 13:00 by
+    default, in the game's zone) — a moment, so each reader sees it in his zone with the
+    zone named (issue 18: "до 13:00" beside "10:00 UTC" on the player's page). Taken from
+    today's first stage (its deadline, as the GM may have moved it); a game without a
+    clock has none, and gets the option's time with the zone's name."""
+    phase = state.phase
+    if phase.kind == "day" and phase.stage == 1 and state.deadline is not None:
+        return state.deadline
+    for record in reversed(state.history):
+        if record.kind == "day" and record.number == phase.number and record.stage == 1:
+            if record.deadline is not None:
+                return record.deadline
+            break
+    return f"{state.options.get('midday') or '13:00'} ({state.options.get('timezone')})"

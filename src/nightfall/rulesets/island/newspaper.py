@@ -12,7 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from nightfall.engine import GameState, Term
-from nightfall.engine.text import TermNames
+from nightfall.engine.phase import known_zone
+from nightfall.engine.text import TermNames, render_value
 from nightfall.rulesets.island import memory
 from nightfall.rulesets.island.departures import BY_ECLIPSE, public_cause, role_hiding
 from nightfall.rulesets.island.happenings import DESCRIPTIONS
@@ -83,7 +84,10 @@ def newspaper(state: GameState, _: Gettext) -> str:
         lines.append(_("The Island Newspaper — day {number}").format(number=number))
     event = memory.today_event(state)
     if event is not None and not state.ended:
-        description = _(DESCRIPTIONS[event]).format(name=state.flags.get(memory.PICK_ME) or "—")
+        # times in the game's zone, named (a newspaper is pasted into the forum)
+        until = render_value(memory.midday(state), _, known_zone(state.options.get("timezone")))
+        description = _(DESCRIPTIONS[event]).format(
+            name=state.flags.get(memory.PICK_ME) or "—", until=until)
         lines.append(_("Today's event: {event}").format(event=term("event", event, _))
                      + " — " + description)
     lines += ["", _("Players in their seating order:")]

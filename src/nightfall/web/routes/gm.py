@@ -4,8 +4,10 @@ rule set's own acts, posts in the thread and messages to one player, the players
 
 from __future__ import annotations
 
+import math
 import secrets
 from collections import Counter
+from datetime import UTC, datetime
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
@@ -18,8 +20,9 @@ from nightfall.engine.phase import SETUP, SIGNUP
 from nightfall.engine.talk import TALK_ACTIONS, TEXT_LIMIT
 from nightfall.engine.text import N_, Term, Text
 from nightfall.forum import RULESETS
-from nightfall.i18n import SUPPORTED_LOCALES, default_locale, known_zone
+from nightfall.i18n import SUPPORTED_LOCALES, known_zone
 from nightfall.rulesets import RULESET_IDS, get_ruleset
+from nightfall.service.outlook import after_close, shortening_ends_stage
 from nightfall.service.votecount import GameCount, game_count, submit_votes
 from nightfall.web import csrf, decisions, pages, votecount
 from nightfall.web import forum_thread as forum_section
@@ -60,7 +63,9 @@ def _new_page(request: Request, tr: Translator, ruleset_id: str, error: Text | N
                 options=dict(plugin.default_options), option_titles=plugin.option_titles,
                 values=values or {},
                 locales=SUPPORTED_LOCALES, zones=COMMON_ZONES,
-                default_locale=default_locale(ruleset_id))
+                # the language the GM reads this page in (issue 18: a game made from the
+                # English page opened in Russian); he may pick the rule set's own
+                default_locale=tr.locale)
 
 
 @router.get("/new", response_class=HTMLResponse)
@@ -128,9 +133,12 @@ async def _dashboard(request: Request, access: Access, error: Text | None = None
                      status_code: int = 200, new_links: dict[str, str] | None = None,
                      forum_count: votecount.Section | None = None,
                      draft: dict[str, str] | None = None,
-                     forum_thread: forum_section.ThreadSection | None = None) -> Response:
+                     forum_thread: forum_section.ThreadSection | None = None,
+                     confirm_shorten: int | None = None) -> Response:
     """The dashboard; ``draft`` is a refused post or message (``action``, ``target``,
-    ``text``), written back into its form so the GM does not type it again."""
+    ``text``), written back into its form so the GM does not type it again;
+    ``confirm_shorten`` the minutes of a shortening that would end the stage, asked again
+    with what closing would leave the players (issue 18)."""
     game = await load_async(request, access.game_id)
     tr = translator(request, game)
     log = await log_async(request, access.game_id)
@@ -148,12 +156,17 @@ async def _dashboard(request: Request, access: Access, error: Text | None = None
         default_roles = ()
     in_play = state.phase.is_play()
     base_url = request.app.state.settings.base_url
+    moment = now(request)
     return page(
         request, "gm.html", tr, status_code=status_code,
         **game_context(request, access.game_id, game, tr),
         access=access, error=error, base=f"/gm/{access.token}",
         rows=pages.dashboard_rows(game), view=pages.gm_view(game),
-        preview=pages.preview(game, now(request)) if in_play else None,
+        preview=pages.preview(game, moment) if in_play else None,
+        suggested_deadline=_suggested_deadline(game, moment, tr) if in_play else "",
+        close_outlook=after_close(game, moment) if in_play else None,
+        confirm_shorten=confirm_shorten,
+        zone_name=str(getattr(tr.tz, "key", None) or "UTC"),
         awaiting=game.ruleset.awaiting_inputs(state) if in_play else None,
         presets=presets, default_roles=Counter(default_roles),
         roles=list(game.ruleset.roles), core_acts=CORE_ACTS,
@@ -171,6 +184,37 @@ async def _dashboard(request: Request, access: Access, error: Text | None = None
         gm_messages=pages.gm_messages(log),
         notify=await run_in_threadpool(gm_panel, request, access.game_id),
         status_names=STATUS_NAMES)
+
+
+def _suggested_deadline(game: Game, moment: datetime, tr: Translator) -> str:
+    """What the "set a new deadline" form offers (after an undo the stage has none): the
+    moment the stage's own rule gives from now, as a ``datetime-local`` value in the
+    game's zone; empty for a stage whose rule set gives it no deadline."""
+    state = game.state
+    rule = game.ruleset.deadline_rule(state, state.phase)
+    if rule is None:
+        return ""
+    local = rule.after(moment).astimezone(tr.tz) if tr.tz else rule.after(moment)
+    return local.strftime("%Y-%m-%dT%H:%M")
+
+
+def _minutes_until(form: Any, game: Game, moment: datetime, tr: Translator) -> int:
+    """The minutes from now to the form's ``until`` (a ``datetime-local`` value, read in
+    the game's time zone), for a stage without a deadline; refused if not ahead."""
+    raw = _field(form, "until", 40)
+    try:
+        chosen = datetime.fromisoformat(raw)
+    except ValueError:
+        raise Rejected(N_("Give the new deadline as a date and time.")) from None
+    if chosen.tzinfo is None:
+        chosen = chosen.replace(tzinfo=tr.tz or UTC)
+    try:
+        seconds = (chosen - moment).total_seconds()
+    except OverflowError:  # year 1 or 9999 with an offset
+        raise Rejected(N_("Give the new deadline as a date and time.")) from None
+    if seconds <= 0:
+        raise Rejected(N_("The new deadline must lie ahead: it is {now} now."), now=moment)
+    return min(math.ceil(seconds / 60), MINUTES_LIMIT)
 
 
 @router.get("/gm/{token}", response_class=HTMLResponse)
@@ -287,6 +331,19 @@ async def gm_act(request: Request, access: GmAccess) -> Response:
     try:
         if action == "undo":
             await run_in_threadpool(svc.undo, access.game_id)
+            undone = await load_async(request, access.game_id)
+            if undone.state.deadline is None and undone.state.phase.is_play():
+                return redirect(request, f"/gm/{access.token}#no-deadline", Text(N_(
+                    "Undone. The phase has no deadline now: set a new one below, or close it "
+                    "by hand.")))
+            return redirect(request, f"/gm/{access.token}", Text(N_(
+                "Undone. The phase runs until its old deadline, {deadline}."),
+                {"deadline": translator(request, undone).moment(undone.state.deadline)}))
+        elif action == "set_deadline":
+            if game.state.deadline is not None:
+                raise Rejected(N_("This phase has a deadline: extend or shorten it."))
+            until = _minutes_until(form, game, now(request), translator(request, game))
+            await run_in_threadpool(svc.gm, access.game_id, "extend", None, until)
         elif action in GM_ACTIONS or action in game.ruleset.gm_actions:
             minutes: int | None = None
             if action in ("extend", "shorten"):
@@ -297,6 +354,10 @@ async def gm_act(request: Request, access: GmAccess) -> Response:
                     raise Rejected(N_("Give a positive number of minutes.")) from None
                 if not 0 < minutes <= MINUTES_LIMIT:
                     raise Rejected(N_("Give a positive number of minutes."))
+                if (action == "shorten" and _field(form, "confirm_end") != "yes"
+                        and shortening_ends_stage(game, now(request), minutes)):
+                    return await _dashboard(request, access, status_code=409,
+                                            confirm_shorten=minutes)
             target = _field(form, "target") or None
             if action == "modkill" and target is None:
                 raise Rejected(N_("Choose a player."))

@@ -158,6 +158,9 @@ def saved_message(game: Game, command: Command, events: Sequence[ev.Event]) -> T
         return Text(N_("Saved: {action}."), params)
     if settled:
         return Text(N_("Saved: {action} → {chosen}."), params)
+    if game.state.deadline is None:  # reopened by an undo: no deadline to speak of
+        return Text(N_("Saved: {action} → {chosen}. You can change it until the phase "
+                       "closes."), params)
     return Text(N_("Saved: {action} → {chosen}. You can change it until the deadline."),
                 params)
 

@@ -59,6 +59,7 @@ async def home(request: Request) -> Response:
     return page(request, "home.html", tr,
                 open_games=[g for g in games if g.phase == SIGNUP],
                 running=[g for g in games if g.phase != SIGNUP and not g.ended],
+                finished=[g for g in reversed(games) if g.ended],  # newest first
                 names={g.id: tr(ruleset_name(g.ruleset)) for g in games})
 
 
@@ -138,6 +139,7 @@ async def status(request: Request, game_id: GameId) -> Response:
     tr = translator(request, game)
     return page(request, "status.html", tr, **game_context(request, game_id, game, tr),
                 text=status_text(game.state, tr), view=game.view(None),
+                game_zone=str(game.state.options.get("timezone") or "UTC"),
                 events_url=f"/g/{game_id}/events")
 
 

@@ -10,10 +10,21 @@
     ["post", "phase", "notice", "change"].forEach(function (name) {
       source.addEventListener(name, function () {
         document.body.dataset.lastEvent = name;
+        announce(name);
         if (window.htmx) { window.htmx.trigger(document.body, "nf:" + name); }
       });
     });
     source.addEventListener("open", function () { document.body.dataset.live = "1"; });
+  }
+
+  /* Say in the polite live region (#live-status, role=status) what a live update
+     brought; the region itself is never replaced, so screen readers hear it. */
+  function announce(name) {
+    var region = document.getElementById("live-status");
+    var key = "msg" + name.charAt(0).toUpperCase() + name.slice(1);
+    if (!region || !region.dataset[key]) { return; }
+    region.textContent = "";
+    window.setTimeout(function () { region.textContent = region.dataset[key]; }, 50);
   }
 
   function pad(n) { return (n < 10 ? "0" : "") + n; }
