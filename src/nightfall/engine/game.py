@@ -97,7 +97,12 @@ class Context:
 
     # -- resolution pipeline ----------------------------------------------------------
     def run_steps(self, steps: Sequence[Step]) -> None:
-        """Run the declared steps in order, each recorded with its trace lines."""
+        """Run the declared steps in order, each recorded with its trace lines (unless the
+        game does not trace: then the steps just run, see :attr:`Game.tracing`)."""
+        if not self.game.tracing:
+            for step in steps:
+                step.run(self)
+            return
         for step in steps:
             self._trace = []
             step.run(self)
@@ -108,8 +113,15 @@ class Context:
 class Game:
     """One game. Build with :meth:`new`, or from a log with :meth:`from_events`."""
 
-    def __init__(self, ruleset: Ruleset) -> None:
+    def __init__(self, ruleset: Ruleset, *, tracing: bool = True) -> None:
         self.ruleset = ruleset
+        #: whether resolutions record their :class:`~nightfall.engine.events.StepTraced`
+        #: explanations. No rule reads them (they are the GM's trace and the reveal page),
+        #: so a simulation may leave them out: its log is the traced log without those
+        #: events, folds to the same state but for ``traces``, and playing the same game
+        #: again with tracing on rebuilds them (``nightfall.sim.play.replay_game``). Real
+        #: games always trace.
+        self.tracing = tracing
         self.state = GameState()
         #: the log since ``base_seq`` (all of it unless loaded from a snapshot)
         self.events: list[ev.Event] = []
@@ -126,8 +138,10 @@ class Game:
         seed: int,
         options: Mapping[str, Any] | None = None,
         locale: str = "en",
+        *,
+        tracing: bool = True,
     ) -> Game:
-        game = cls(ruleset)
+        game = cls(ruleset, tracing=tracing)
         merged = dict(ruleset.default_options)
         for key, value in (options or {}).items():
             if key not in merged:
