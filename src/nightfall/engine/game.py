@@ -20,7 +20,7 @@ from nightfall.engine.errors import Rejected, SetupError
 from nightfall.engine.phase import ENDED, SETUP, SIGNUP, Phase
 from nightfall.engine.rng import draw_index
 from nightfall.engine.ruleset import Ruleset, Step
-from nightfall.engine.state import APPLIERS, GameState, apply
+from nightfall.engine.state import APPLIERS, EVENT_PARTS, PARTS, GameState, apply
 from nightfall.engine.talk import TALK_ACTIONS, speak
 from nightfall.engine.text import N_, Term, TermNames, Text
 
@@ -183,7 +183,11 @@ class Game:
         if type(event) is ev.RolledBack:
             self._undo_to(event)
             return
-        APPLIERS[type(event)](self.state, event)
+        state = self.state
+        APPLIERS[type(event)](state, event)
+        stamp = state.stamp
+        for part in EVENT_PARTS.get(type(event), PARTS):
+            stamp[part] += 1
         self.events.append(event)
 
     def _undo_to(self, event: ev.RolledBack) -> None:
