@@ -42,7 +42,7 @@ from typing import Union
 from nightfall.engine.commands import Command, make_command
 from nightfall.engine.errors import Rejected
 from nightfall.engine.phase import Phase
-from nightfall.engine.state import PARTS, PLAYERS, GameState
+from nightfall.engine.state import PARTS, PHASE, PLAYERS, GameState
 from nightfall.engine.text import N_, Term, Text
 
 #: ``Ability.targets`` for "one or more players"
@@ -473,14 +473,15 @@ class AbilityBook:
             ]
             read = sorted({part for _, checks in found for check in checks
                            for part in shared.get(check, ())})
+            if read and PHASE not in read:  # the entry is this phase's (see below)
+                read = sorted({*read, PHASE})
             if len(self._in_phase) >= 10_000:  # long games have many phases: stay bounded
                 self._in_phase.clear()
             entry = self._in_phase[key] = (found, tuple(read))
         found, parts = entry
         if not parts:
             return found
-        stamp = state.stamp
-        mark = (state.phase, tuple([stamp[part] for part in parts]))
+        mark = tuple(map(state.stamp.__getitem__, parts))  # PHASE among them
         memo_key = ("abilities", self, role)
         kept = state.memo.get(memo_key)
         if kept is not None and kept[0] == mark:
@@ -507,8 +508,7 @@ class AbilityBook:
         parts = self._pool_parts[ability.action]
         if parts is None:
             return None
-        stamp = state.stamp
-        mark = tuple([stamp[part] for part in parts])
+        mark = tuple(map(state.stamp.__getitem__, parts))
         memo = state.memo
         key = ("pool", self, ability.action)
         entry = memo.get(key)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pickle
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -42,15 +42,15 @@ class Context:
         self.state = game.state
         self.ruleset = game.ruleset
         self.at = at
+        #: record one event (``Game._record``: folded into the state at once); bound
+        #: here, not a method, because every event of a game passes through it
+        self.emit: Callable[[ev.Event], None] = game._record
         self._trace: list[Text] | None = None
         #: working memory of one transaction, e.g. what a resolution step hands to a later
         #: step of the same resolution; never stored (everything that lasts is an event)
         self.scratch: dict[str, Any] = {}
 
     # -- events -----------------------------------------------------------------------
-    def emit(self, event: ev.Event) -> None:
-        self.game._record(event)
-
     def flag(self, key: str, value: Any) -> None:
         """Set (or with ``None`` clear) a rule-set flag."""
         if self.state.flags.get(key) != value:

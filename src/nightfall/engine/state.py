@@ -427,12 +427,6 @@ def apply(state: GameState, event: ev.Event) -> None:
         stamp[part] += 1
 
 
-def stamp_of(state: GameState, parts: Sequence[int]) -> tuple[int, ...]:
-    """The counters of ``parts``: equal as long as no event changed any of them."""
-    stamp = state.stamp
-    return tuple([stamp[part] for part in parts])
-
-
 def derived(state: GameState, key: Any, parts: Sequence[int],
             compute: Callable[[GameState], Any]) -> Any:
     """``compute(state)``, kept in ``state.memo`` under ``key`` until an event changes one
@@ -440,8 +434,7 @@ def derived(state: GameState, key: Any, parts: Sequence[int],
     doubt). Several players' legal lists in one stage ask the same questions (who leads,
     what the stage awaits); this answers each once. The memo entry is replaced whole, so
     threads sharing a loaded game never see half of one."""
-    stamp = state.stamp
-    mark = tuple([stamp[part] for part in parts])
+    mark = tuple(map(state.stamp.__getitem__, parts))
     entry = state.memo.get(key)
     if entry is not None and entry[0] == mark:
         return entry[1]
