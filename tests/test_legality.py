@@ -5,7 +5,10 @@ property tests hold them to it on random reachable states of both rule sets:
 - every listed command is accepted by ``Game.execute`` (on a copy of the game);
 - of every candidate of the canonical shape of each ability (no target; one player, in
   the game or not; two different players; each choice the rule set knows), the rule
-  set's validation accepts exactly those the list holds, for every player.
+  set's validation accepts exactly those the list holds, for every player;
+- on every state reached, each player's list is the same with the caches the game kept
+  from the states before (target pools and shared verdicts in ``state.memo``, issue 19)
+  as worked out from nothing: a cache that an event should have invalidated shows here.
 """
 
 from __future__ import annotations
@@ -95,12 +98,26 @@ def island_setups(draw: st.DrawFn) -> tuple[list[str], int, dict[str, object]]:
     return list(draw(st.permutations(roles))), draw(st.integers(0, 2**32)), options
 
 
+def check_caches(game: Game) -> None:
+    """The lists with the caches kept so far equal the lists worked out from nothing."""
+    state = game.state
+    warm = {player: game.legal_commands(player) for player in state.players}
+    kept = state.memo
+    state.memo = {}
+    try:
+        cold = {player: game.legal_commands(player) for player in state.players}
+    finally:
+        state.memo = kept
+    assert warm == cold, {p: set(warm[p]) ^ set(cold[p]) for p in warm if warm[p] != cold[p]}
+
+
 def play_and_check(book: AbilityBook, game: Game, data: st.DataObject) -> None:
     """Random legal play (each move a listed command, which ``execute`` must accept); the
-    listing is checked on every third state reached."""
+    caches are checked on every state reached, the listing on every third."""
     for turn in range(45):
         if game.state.ended:
             return
+        check_caches(game)
         if turn % 3 == 0:
             check_listing(book, game)
         commands = [c for p in game.state.players for c in game.legal_commands(p)]

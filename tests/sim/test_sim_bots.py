@@ -138,7 +138,8 @@ def test_heuristic_changelings_agree_on_one_target() -> None:
         setup = preset_setup("changelings", preset)
         for seed in range(6):
             seen: list[Game] = []
-            play_game(setup, seed, "heuristic", on_turn=lambda g, *_, seen=seen: seen.append(g))
+            play_game(setup, seed, "heuristic", tracing=True,  # the steps' traces tell
+                      on_turn=lambda g, *_, seen=seen: seen.append(g))
             state = seen[0].state
             for trace in state.traces:
                 if trace.step != "pending_abduction":

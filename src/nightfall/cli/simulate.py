@@ -11,7 +11,9 @@ input exits 2 with ``error: …`` in that language, a cluster that cannot be use
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
@@ -33,6 +35,10 @@ _BACKEND_HELP = ("Where the games are played: local (worker processes here) or d
                  "seed gives the same report on either.")
 _CLUSTER_HELP = "Address of a Dask scheduler, e.g. tcp://host:8786 (with --backend dask)."
 _LOCALE_HELP = "Language of the messages and the report's headings: de, en or ru."
+_BUILD_HELP = ("Which engine plays: auto (the compiled build of scripts/build_compiled.sh "
+               "when it is there and matches the sources, else the interpreted one), "
+               "compiled or interpreted. Same results either way.")
+_BUILDS = ("auto", "compiled", "interpreted")
 
 
 def _report_console() -> Console:
@@ -123,6 +129,7 @@ def simulate(
     backend: Annotated[str, typer.Option(help=_BACKEND_HELP)] = "local",
     cluster: Annotated[str | None, typer.Option(help=_CLUSTER_HELP)] = None,
     locale: Annotated[str, typer.Option(help=_LOCALE_HELP)] = "en",
+    build: Annotated[str, typer.Option(help=_BUILD_HELP)] = "auto",
 ) -> None:
     """Let bots play a setup many times and report win rates (95% Wilson intervals),
     survival per role, game lengths, causes of departure and the effect of each role."""
@@ -132,6 +139,7 @@ def simulate(
 
     _check_locale(locale)
     _check_backend(backend, cluster, locale)
+    ran = _choose_build(build, locale, quiet)
 
     console = _report_console()
     kinds = _parse_bots(bots, locale)
@@ -169,6 +177,7 @@ def simulate(
     report = build_report(runs, games=games, seed=seed, bots=kinds, command=command,
                           comparison=comparison, ablation=ablation, max_stages=max_stages)
     report["timing"].update(_describe(engine))
+    report["timing"]["build"] = ran
     if not quiet:
         print_report(report, console, locale)
     if json_file is not None:
@@ -202,6 +211,45 @@ def _command(ruleset: str, preset: list[str] | None, setup: list[Path] | None,
     if max_stages != 400:
         words += ["--max-stages", str(max_stages)]
     return shlex.join(words)
+
+
+# -- the build ----------------------------------------------------------------------------
+def _choose_build(build: str, locale: str, quiet: bool) -> str:
+    """The engine build this run plays with (``compiled`` or ``interpreted``), said on
+    stderr. With ``auto`` or ``compiled``, a usable compiled build starts this command
+    again on it (``nightfall.sim.build``); that needs the command to be this process's
+    own command line, not a call from inside another program (a test's runner)."""
+    from nightfall.sim import build as builds
+
+    if build not in _BUILDS:
+        _fail(_say(N_("choose one of {choices}"), locale, choices=", ".join(_BUILDS)),
+              locale, "--build")
+    say = Console(stderr=True, highlight=False, soft_wrap=True)
+    if builds.running_compiled():
+        if not quiet:
+            say.print(escape(_say(N_("Build: compiled (mypyc)."), locale)))
+        return "compiled"
+    found = builds.find_compiled() if build != "interpreted" else None
+    own_command = sys.argv[1:2] == ["simulate"] and not os.environ.get(builds.COMPILED_ENV)
+    if found is not None and found.usable and own_command:
+        builds.reexec_compiled(found, sys.argv[1:])
+    if build == "compiled":
+        _fail(_say(N_("no compiled build that matches the sources here: run "
+                      "scripts/build_compiled.sh"), locale), locale, "--build")
+    if not quiet:
+        if build == "interpreted":
+            message = _say(N_("Build: interpreted (as asked)."), locale)
+        elif found is not None and found.present and found.stale:
+            message = _say(N_("Build: interpreted; the compiled build in {path} does not "
+                              "match the sources ({modules}): run scripts/build_compiled.sh "
+                              "again."), locale, path=found.path,
+                           modules=", ".join(found.stale[:3]))
+        else:
+            message = _say(N_("Build: interpreted; the compiled build "
+                              "(scripts/build_compiled.sh) plays about twice as fast."),
+                           locale)
+        say.print(escape(message))
+    return "interpreted"
 
 
 # -- backends -----------------------------------------------------------------------------

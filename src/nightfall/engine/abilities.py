@@ -42,7 +42,7 @@ from typing import Union
 from nightfall.engine.commands import Command, make_command
 from nightfall.engine.errors import Rejected
 from nightfall.engine.phase import Phase
-from nightfall.engine.state import GameState
+from nightfall.engine.state import PARTS, PHASE, PLAYERS, GameState
 from nightfall.engine.text import N_, Term, Text
 
 #: ``Ability.targets`` for "one or more players"
@@ -348,13 +348,13 @@ def listed(ability: Ability, actor: str, targets: Sequence[str], arity: int,
             if len(_SINGLES) >= _SINGLES_LIMIT:  # names differ from game to game: bounded
                 _SINGLES.clear()
             by_target = _SINGLES[(action, actor)] = {}
-        found = []
-        for target in targets:
-            command = by_target.get(target)
-            if command is None:
-                command = by_target[target] = make_command(action, actor, (target,))
-            found.append(command)
-        return found
+        try:
+            return list(map(by_target.__getitem__, targets))
+        except KeyError:  # the first listing of these targets for this actor
+            for target in targets:
+                if target not in by_target:
+                    by_target[target] = make_command(action, actor, (target,))
+            return list(map(by_target.__getitem__, targets))
     shapes: list[tuple[str, ...]]
     if arity == 0:
         shapes = [()]
@@ -381,17 +381,56 @@ def default_candidates(state: GameState, ability: Ability, actor: str, targets: 
     return listed(ability, actor, targets, arity, choices, ability.listed_text)
 
 
+#: a pseudo-part for :class:`AbilityBook`'s ``reads``: the check reads who acts (an
+#: :class:`OnTarget` check declared without it is the same for every actor)
+ACTOR = -1
+#: what an undeclared check is taken to read: everything, the actor included
+READS_ALL: frozenset[int] = frozenset({*PARTS, ACTOR})
+
+
 class AbilityBook:
     """A rule set's abilities, in listing order, with the two doors to them: ``check`` for
-    the command path and ``legal_commands`` for the list (bots, web forms)."""
+    the command path and ``legal_commands`` for the list (bots, web forms).
 
-    def __init__(self, abilities: Iterable[Ability]) -> None:
+    ``reads`` declares, for a rule set's check functions (the functions of
+    :class:`OnTarget` checks), which parts of the state each reads
+    (:data:`~nightfall.engine.state.PARTS`, and :data:`ACTOR` if it looks at who acts).
+    Within a stage the players of a game mostly ask for their lists one after another,
+    each after the last one's command; a target check that reads neither the actor nor
+    the submissions gives the same answer to all of them. So the players that pass the
+    generic target checks and every declared :class:`OnTarget` check of an ability (its
+    *target pool*) are worked out once and kept in ``state.memo`` until an event changes
+    a part one of those checks reads (``state.stamp``); each actor's list only filters
+    the pool by himself and his prepared checks. An undeclared check reads everything:
+    the ability's pool is then worked out per actor, as before."""
+
+    def __init__(self, abilities: Iterable[Ability],
+                 reads: Mapping[object, Iterable[int]] | None = None) -> None:
         self.abilities: dict[str, Ability] = {a.action: a for a in abilities}
+        declared = {check: frozenset(parts) for check, parts in (reads or {}).items()}
+        #: per ability with targets: the parts its target pool depends on, or ``None`` when
+        #: a target check may read the actor (no pool is shared)
+        self._pool_parts: dict[str, tuple[int, ...] | None] = {}
+        for ability in self.abilities.values():
+            parts = {PLAYERS}  # the generic target checks: in the game
+            for check in ability.target_checks:
+                parts |= declared.get(check, READS_ALL)
+            self._pool_parts[ability.action] = (
+                None if ACTOR in parts else tuple(sorted(parts)))
+        #: actor checks declared not to read the actor: their verdict holds for every
+        #: player of a role while the parts they read are unchanged
+        self._shared: dict[object, tuple[int, ...]] = {
+            check: tuple(sorted(parts)) for check, parts in declared.items()
+            if ACTOR not in parts and any(
+                check in a.actor_chain or check in a.late_actor_checks
+                for a in self.abilities.values())}
         #: per role: (ability, its actor checks but the role check), in listing order
         self._by_role: dict[str | None, list[tuple[Ability, tuple[ActorCheck, ...]]]] = {}
-        #: per (role, phase): the same, only the abilities the phase checks leave
+        #: per (role, phase): the same, only the abilities the phase checks leave, and
+        #: the parts of the state the shared actor checks among them read
         self._in_phase: dict[tuple[str | None, Phase],
-                             list[tuple[Ability, tuple[ActorCheck, ...]]]] = {}
+                             tuple[list[tuple[Ability, tuple[ActorCheck, ...]]],
+                                   tuple[int, ...]]] = {}
 
     def problem(self, state: GameState, command: Command) -> Text | None:
         return problem(self.abilities, state, command)
@@ -420,17 +459,100 @@ class AbilityBook:
     def _of_role_now(self, state: GameState, role: str | None, player: str
                      ) -> list[tuple[Ability, tuple[ActorCheck, ...]]]:
         """:meth:`_of_role` without the abilities an :class:`OnPhase` check refuses in
-        the current phase (worked out once per role and phase)."""
+        the current phase (worked out once per role and phase), nor those a shared actor
+        check refuses (declared in ``reads`` without :data:`ACTOR`: worked out once per
+        role while the parts of the state it reads are unchanged, kept in ``state.memo``);
+        each ability with its remaining actor checks."""
         key = (role, state.phase)
-        found = self._in_phase.get(key)
-        if found is None:
+        entry = self._in_phase.get(key)
+        if entry is None:
+            shared = self._shared
             found = [
                 (ability, checks) for ability, checks in self._of_role(role)
                 if all(check(state, ability, player) is None for check in ability.phase_checks)
             ]
+            read = sorted({part for _, checks in found for check in checks
+                           for part in shared.get(check, ())})
+            if read and PHASE not in read:  # the entry is this phase's (see below)
+                read = sorted({*read, PHASE})
             if len(self._in_phase) >= 10_000:  # long games have many phases: stay bounded
                 self._in_phase.clear()
-            self._in_phase[key] = found
+            entry = self._in_phase[key] = (found, tuple(read))
+        found, parts = entry
+        if not parts:
+            return found
+        mark = tuple(map(state.stamp.__getitem__, parts))  # PHASE among them
+        memo_key = ("abilities", self, role)
+        kept = state.memo.get(memo_key)
+        if kept is not None and kept[0] == mark:
+            now: list[tuple[Ability, tuple[ActorCheck, ...]]] = kept[1]
+            return now
+        shared = self._shared
+        now = []
+        for ability, checks in found:
+            for check in checks:
+                if check in shared and check(state, ability, player) is not None:
+                    break
+            else:
+                now.append((ability, tuple(c for c in checks if c not in shared)))
+        state.memo[memo_key] = (mark, now)
+        return now
+
+    def target_pool(self, state: GameState, ability: Ability, pool: Sequence[str]
+                    ) -> list[str] | None:
+        """The players of ``pool`` that pass the generic target checks but "not himself"
+        and every :class:`OnTarget` check of ``ability``, the same for every actor: kept
+        in ``state.memo`` while the parts of the state those checks read are unchanged
+        (and the pool is the same). ``None`` if a target check may read the actor. The
+        list is shared: read it, never change it."""
+        parts = self._pool_parts[ability.action]
+        if parts is None:
+            return None
+        mark = tuple(map(state.stamp.__getitem__, parts))
+        memo = state.memo
+        key = ("pool", self, ability.action)
+        entry = memo.get(key)
+        if entry is not None and entry[0] == mark and entry[1] == pool:
+            shared: list[str] = entry[2]
+            return shared
+        players = state.players
+        checks = ability.target_checks
+        shared = []
+        for target in pool:
+            player = players.get(target)
+            if player is None or not player.alive:
+                continue
+            for target_check in checks:
+                if target_check(state, ability, "", target) is not None:
+                    break
+            else:
+                shared.append(target)
+        memo[key] = (mark, list(pool), shared)
+        return shared
+
+    def targets_for(self, state: GameState, ability: Ability, actor: str, pool: Sequence[str]
+                    ) -> Sequence[str]:
+        """What :func:`valid_targets` returns, from the shared :meth:`target_pool`."""
+        shared = self.target_pool(state, ability, pool)
+        if shared is None:
+            return valid_targets(state, ability, actor, pool)
+        prepared = [check for check in [p.prepare(state, ability, actor)
+                                        for p in ability.target_preparers] if check is not None
+                    ] if ability.target_preparers else ()
+        if not prepared:
+            if ability.self_target or actor not in shared:
+                return shared
+            return [target for target in shared if target != actor]
+        myself = None if ability.self_target else actor
+        found = []
+        for target in shared:
+            if target == myself:
+                continue
+            for prepared_check in prepared:
+                if prepared_check(target) is not None:
+                    break
+            else:
+                found.append(target)
         return found
 
     def legal_commands(self, state: GameState, player: str, pool: Sequence[str]
@@ -447,14 +569,14 @@ class AbilityBook:
                 if actor_check(state, ability, player) is not None:
                     break
             else:
-                targets = (valid_targets(state, ability, player, pool)
-                           if ability.targets != 0 else [])
+                targets = (self.targets_for(state, ability, player, pool)
+                           if ability.targets != 0 else ())
                 build = ability.candidates or default_candidates
                 candidates = build(state, ability, player, targets)
                 checks = ability.command_checks
-                prepared = [check for check in (p.prepare(state, ability, player)
-                                                for p in ability.command_preparers)
-                            if check is not None]
+                prepared = [check for check in [p.prepare(state, ability, player)
+                                                for p in ability.command_preparers]
+                            if check is not None] if ability.command_preparers else ()
                 if not checks and not prepared:
                     found.extend(candidates)
                     continue

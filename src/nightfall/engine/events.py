@@ -1,8 +1,19 @@
 """Events: the only thing the log stores. The game state is the fold of its events.
 
-Events are frozen dataclasses named in the past tense. They are generic: no event names
+Events are slotted dataclasses named in the past tense. They are generic: no event names
 a role. Rule-set-specific memory (a once-per-game ability used, last night's shield
 target, a pending abduction) is kept in :class:`FlagSet` events under namespaced keys.
+
+**Events are immutable by contract**, not by ``frozen=True``: a game builds hundreds of
+them (a frozen dataclass's ``__init__`` sets every field through
+``object.__setattr__``, about five times the cost of a plain slotted one, and that was a
+fifth of a simulated game). Nothing may assign to an event's field, nor change a dict or
+list an event holds (the fold copies what the state keeps and may change:
+``engine/state.py``). ``tests/test_event_immutability.py`` plays the scenarios and
+simulated games with a guard that refuses every assignment to an event after its
+construction and checks every event of the log against what it was when it was
+recorded. They hash and compare by their fields as before (``unsafe_hash``: the hash of
+the frozen classes).
 """
 
 from __future__ import annotations
@@ -15,7 +26,7 @@ from nightfall.engine.pickling import by_fields, restore
 from nightfall.engine.text import Text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Event:
     """Base class; ``type_name`` identifies the event in serialised logs.
 
@@ -37,7 +48,7 @@ class Event:
         restore(self, state)  # pickles written before events were compiled
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class GameCreated(Event):
     ruleset: str
     seed: int
@@ -45,31 +56,31 @@ class GameCreated(Event):
     locale: str = "en"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PlayerJoined(Event):
     player: str
     description: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PlayerWithdrew(Event):
     player: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class RoleAssigned(Event):
     player: str
     role: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class StatusChanged(Event):
     player: str
     status: str
     present: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ItemGiven(Event):
     """A player receives an item (dealt, swapped, exchanged); ``used`` as it arrives."""
 
@@ -78,7 +89,7 @@ class ItemGiven(Event):
     used: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ItemTaken(Event):
     """A player loses an item (swapped away, collected)."""
 
@@ -86,7 +97,7 @@ class ItemTaken(Event):
     item: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ItemUsedChanged(Event):
     """An item is used up (``used=True``) or recharged (``used=False``)."""
 
@@ -95,14 +106,14 @@ class ItemUsedChanged(Event):
     used: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PlayerLeft(Event):
     player: str
     cause: str
     phase: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PhaseStarted(Event):
     kind: str
     number: int
@@ -112,12 +123,12 @@ class PhaseStarted(Event):
     deadline: datetime | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DeadlineChanged(Event):
     deadline: datetime | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Submitted(Event):
     """A player's input for the current round (a vote, a night action, a choice)."""
 
@@ -130,13 +141,13 @@ class Submitted(Event):
     standing: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class SubmissionWithdrawn(Event):
     player: str
     slot: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Posted(Event):
     """A post in the public game thread."""
 
@@ -145,7 +156,7 @@ class Posted(Event):
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class GmPosted(Event):
     """A post of the game master in the public thread (a story post, a reminder): in the
     thread in order with the players' posts, marked as the game master's."""
@@ -154,7 +165,7 @@ class GmPosted(Event):
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class RandomDrawn(Event):
     """One draw of the seeded RNG: ``chosen`` out of ``population`` (draw ``index``)."""
 
@@ -164,13 +175,13 @@ class RandomDrawn(Event):
     chosen: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class FlagSet(Event):
     key: str
     value: Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class NoticeSent(Event):
     """A private notice to one player; ``notice`` is structured (``kind`` plus fields)."""
 
@@ -178,7 +189,7 @@ class NoticeSent(Event):
     notice: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Announced(Event):
     """A public announcement by the game master."""
 
@@ -186,7 +197,7 @@ class Announced(Event):
     text: Text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class VotesCounted(Event):
     """The corrected tally of a closed vote (``ballot`` e.g. ``elect`` or ``vote``)."""
 
@@ -196,7 +207,7 @@ class VotesCounted(Event):
     ballots: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class StepTraced(Event):
     """What one resolution step did and why, in order (the resolution trace)."""
 
@@ -207,7 +218,7 @@ class StepTraced(Event):
     lines: tuple[Text, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class StageClosed(Event):
     """A stage's deadline passed (or the GM closed or skipped it): its resolution follows.
 
@@ -217,7 +228,7 @@ class StageClosed(Event):
     skipped: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class RolledBack(Event):
     """The GM undid everything from log position ``to_seq`` on (an audit trail: the
     undone events stay in the log, the state is folded as if they never happened)."""
@@ -226,13 +237,13 @@ class RolledBack(Event):
     phase: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class GameEnded(Event):
     winner: str
     winners: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class GmActed(Event):
     """Audit record of a game-master act (extend, skip, modkill, ...)."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pickle
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -20,7 +20,7 @@ from nightfall.engine.errors import Rejected, SetupError
 from nightfall.engine.phase import ENDED, SETUP, SIGNUP, Phase
 from nightfall.engine.rng import draw_index
 from nightfall.engine.ruleset import Ruleset, Step
-from nightfall.engine.state import APPLIERS, GameState, apply
+from nightfall.engine.state import APPLIERS, EVENT_PARTS, PARTS, GameState, apply
 from nightfall.engine.talk import TALK_ACTIONS, speak
 from nightfall.engine.text import N_, Term, TermNames, Text
 
@@ -42,15 +42,15 @@ class Context:
         self.state = game.state
         self.ruleset = game.ruleset
         self.at = at
+        #: record one event (``Game._record``: folded into the state at once); bound
+        #: here, not a method, because every event of a game passes through it
+        self.emit: Callable[[ev.Event], None] = game._record
         self._trace: list[Text] | None = None
         #: working memory of one transaction, e.g. what a resolution step hands to a later
         #: step of the same resolution; never stored (everything that lasts is an event)
         self.scratch: dict[str, Any] = {}
 
     # -- events -----------------------------------------------------------------------
-    def emit(self, event: ev.Event) -> None:
-        self.game._record(event)
-
     def flag(self, key: str, value: Any) -> None:
         """Set (or with ``None`` clear) a rule-set flag."""
         if self.state.flags.get(key) != value:
@@ -97,7 +97,12 @@ class Context:
 
     # -- resolution pipeline ----------------------------------------------------------
     def run_steps(self, steps: Sequence[Step]) -> None:
-        """Run the declared steps in order, each recorded with its trace lines."""
+        """Run the declared steps in order, each recorded with its trace lines (unless the
+        game does not trace: then the steps just run, see :attr:`Game.tracing`)."""
+        if not self.game.tracing:
+            for step in steps:
+                step.run(self)
+            return
         for step in steps:
             self._trace = []
             step.run(self)
@@ -108,8 +113,15 @@ class Context:
 class Game:
     """One game. Build with :meth:`new`, or from a log with :meth:`from_events`."""
 
-    def __init__(self, ruleset: Ruleset) -> None:
+    def __init__(self, ruleset: Ruleset, *, tracing: bool = True) -> None:
         self.ruleset = ruleset
+        #: whether resolutions record their :class:`~nightfall.engine.events.StepTraced`
+        #: explanations. No rule reads them (they are the GM's trace and the reveal page),
+        #: so a simulation may leave them out: its log is the traced log without those
+        #: events, folds to the same state but for ``traces``, and playing the same game
+        #: again with tracing on rebuilds them (``nightfall.sim.play.replay_game``). Real
+        #: games always trace.
+        self.tracing = tracing
         self.state = GameState()
         #: the log since ``base_seq`` (all of it unless loaded from a snapshot)
         self.events: list[ev.Event] = []
@@ -126,8 +138,10 @@ class Game:
         seed: int,
         options: Mapping[str, Any] | None = None,
         locale: str = "en",
+        *,
+        tracing: bool = True,
     ) -> Game:
-        game = cls(ruleset)
+        game = cls(ruleset, tracing=tracing)
         merged = dict(ruleset.default_options)
         for key, value in (options or {}).items():
             if key not in merged:
@@ -169,7 +183,11 @@ class Game:
         if type(event) is ev.RolledBack:
             self._undo_to(event)
             return
-        APPLIERS[type(event)](self.state, event)
+        state = self.state
+        APPLIERS[type(event)](state, event)
+        stamp = state.stamp
+        for part in EVENT_PARTS.get(type(event), PARTS):
+            stamp[part] += 1
         self.events.append(event)
 
     def _undo_to(self, event: ev.RolledBack) -> None:

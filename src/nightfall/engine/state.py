@@ -7,7 +7,7 @@ property tests check by comparing with ``==``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
@@ -111,6 +111,31 @@ class Post:
         restore(self, state)
 
 
+#: The parts of the state that derived data (the legal lists' caches, rule-set memos; see
+#: :func:`derived`) can depend on. Every event bumps the counter of each part it changes
+#: (:data:`EVENT_PARTS`), so a cached value keyed by the counters of the parts it read is
+#: valid exactly as long as they are unchanged.
+PLAYERS = 0  #: who plays, roles, statuses, items, who left
+PHASE = 1  #: the phase, its label, deadline and history; the options (set once)
+SUBMISSIONS = 2  #: the inputs of the round
+FLAGS = 3  #: the rule set's flags
+RECORD = 4  #: what was said and counted: thread, announcements, notices, tallies, traces,
+#: the winner, the draws
+PARTS = (PLAYERS, PHASE, SUBMISSIONS, FLAGS, RECORD)
+#: the parts each event changes; an event type missing here changes all of them
+EVENT_PARTS: dict[type[ev.Event], tuple[int, ...]] = {
+    ev.PlayerJoined: (PLAYERS, RECORD), ev.PlayerWithdrew: (PLAYERS, RECORD),
+    ev.RoleAssigned: (PLAYERS,), ev.StatusChanged: (PLAYERS,), ev.ItemGiven: (PLAYERS,),
+    ev.ItemTaken: (PLAYERS,), ev.ItemUsedChanged: (PLAYERS,), ev.PlayerLeft: (PLAYERS,),
+    ev.PhaseStarted: (PHASE, SUBMISSIONS), ev.DeadlineChanged: (PHASE,),
+    ev.Submitted: (SUBMISSIONS,), ev.SubmissionWithdrawn: (SUBMISSIONS,),
+    ev.FlagSet: (FLAGS,), ev.Posted: (RECORD,), ev.GmPosted: (RECORD,),
+    ev.RandomDrawn: (RECORD,), ev.NoticeSent: (RECORD,), ev.Announced: (RECORD,),
+    ev.VotesCounted: (RECORD,), ev.StepTraced: (RECORD,), ev.GameEnded: (RECORD,),
+    ev.StageClosed: (), ev.GmActed: (),
+}
+
+
 @dataclass
 class GameState:
     ruleset: str = ""
@@ -136,16 +161,23 @@ class GameState:
     draws: int = 0
     #: data derived from the fields above that projections keep between calls (see
     #: :func:`public_record`); never folded, compared, copied or pickled
-    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: per part of the state (:data:`PARTS`), how often an event changed it: the keys of
+    #: the caches in ``memo``; like ``memo`` never compared, copied or pickled (a state
+    #: that is unpickled or rebuilt starts with both empty)
+    stamp: list[int] = field(default_factory=lambda: [0] * len(PARTS), compare=False,
+                             repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
         # by the declared fields, not ``__dict__``: a compiled build has no ``__dict__``
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "memo"}
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name not in ("memo", "stamp")}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         for name, value in data.items():
             setattr(self, name, value)
         self.memo = {}
+        self.stamp = [0] * len(PARTS)
 
     # -- read helpers used by rule sets -------------------------------------------------
     @property
@@ -390,6 +422,25 @@ APPLIERS: Mapping[type[ev.Event], Applier] = _APPLIERS
 def apply(state: GameState, event: ev.Event) -> None:
     """Fold one event into ``state`` (in place)."""
     _APPLIERS[type(event)](state, event)
+    stamp = state.stamp
+    for part in EVENT_PARTS.get(type(event), PARTS):
+        stamp[part] += 1
+
+
+def derived(state: GameState, key: Any, parts: Sequence[int],
+            compute: Callable[[GameState], Any]) -> Any:
+    """``compute(state)``, kept in ``state.memo`` under ``key`` until an event changes one
+    of ``parts`` (the parts of the state ``compute`` reads; all of :data:`PARTS` when in
+    doubt). Several players' legal lists in one stage ask the same questions (who leads,
+    what the stage awaits); this answers each once. The memo entry is replaced whole, so
+    threads sharing a loaded game never see half of one."""
+    mark = tuple(map(state.stamp.__getitem__, parts))
+    entry = state.memo.get(key)
+    if entry is not None and entry[0] == mark:
+        return entry[1]
+    value = compute(state)
+    state.memo[key] = (mark, value)
+    return value
 
 
 def fold(events: Iterable[ev.Event]) -> GameState:

@@ -11,6 +11,10 @@ The cyclic garbage collector is paused while a game is played (:func:`gc_paused`
 game allocates hundreds of thousands of small objects that live until it ends, and the
 collector kept traversing them (~10-15% of a game's time); the few cycles a game leaves
 (exceptions of rejected commands) are collected once it is over.
+
+The games are played without resolution traces (``Game(tracing=False)``): no rule reads
+them, and a report needs none. `replay_game` plays one game again with tracing on
+(same seed, same bots, so the same game) when its trace is wanted.
 """
 
 from __future__ import annotations
@@ -102,19 +106,39 @@ def play_game(
     max_stages: int = DEFAULT_MAX_STAGES,
     bot_factory: BotFactory = make_bot,
     on_turn: TurnHook | None = None,
+    tracing: bool = False,
 ) -> GameResult:
     """Play one game of ``setup`` with ``seed``; ``bots`` is a bot kind, or a mapping
-    ``{faction or "*": kind}`` (see :func:`nightfall.sim.botspec.parse_bots`)."""
+    ``{faction or "*": kind}`` (see :func:`nightfall.sim.botspec.parse_bots`). Without
+    ``tracing`` the game records no resolution traces (see :func:`replay_game`)."""
     with gc_paused():
-        return _play(setup, seed, bots, index, max_stages, bot_factory, on_turn)
+        return _play(setup, seed, bots, index, max_stages, bot_factory, on_turn, tracing)[1]
+
+
+def replay_game(
+    setup: Setup,
+    seed: int,
+    bots: Mapping[str, str] | str = "heuristic",
+    *,
+    index: int = 0,
+    max_stages: int = DEFAULT_MAX_STAGES,
+    bot_factory: BotFactory = make_bot,
+    tracing: bool = True,
+) -> Game:
+    """Game ``index`` of a run played again, by default with tracing on: the same game
+    as :func:`play_game` played (same seed, bots and order; traces are read by no rule
+    and by no bot), with every resolution step's explanation in its log."""
+    with gc_paused():
+        return _play(setup, seed, bots, index, max_stages, bot_factory, None, tracing)[0]
 
 
 def _play(setup: Setup, seed: int, bots: Mapping[str, str] | str, index: int,
-          max_stages: int, bot_factory: BotFactory, on_turn: TurnHook | None) -> GameResult:
+          max_stages: int, bot_factory: BotFactory, on_turn: TurnHook | None,
+          tracing: bool) -> tuple[Game, GameResult]:
     ruleset = get_ruleset(setup.ruleset)
     rules = rules_info(setup.ruleset)
     kinds = {"*": bots} if isinstance(bots, str) else dict(bots)
-    game = Game.new(ruleset, seed, setup.options)
+    game = Game.new(ruleset, seed, setup.options, tracing=tracing)
     names = player_names(setup.players)
     for name in names:
         game.join(name)
@@ -164,7 +188,7 @@ def _play(setup: Setup, seed: int, bots: Mapping[str, str] | str, index: int,
                 break
         if not game.state.ended and len(game.state.history) == mark:
             game.advance()
-    return _result(game, index, seed, names, dealt, stages, commands, rejected, reasons)
+    return game, _result(game, index, seed, names, dealt, stages, commands, rejected, reasons)
 
 
 def _result(game: Game, index: int, seed: int, names: list[str], dealt: list[str],
@@ -199,4 +223,5 @@ def _result(game: Game, index: int, seed: int, names: list[str], dealt: list[str
 
 __all__ = [
     "DEFAULT_MAX_STAGES", "UNFINISHED", "GameResult", "gc_paused", "play_game", "player_names",
+    "replay_game",
 ]

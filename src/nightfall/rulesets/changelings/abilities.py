@@ -27,6 +27,7 @@ from nightfall.engine.abilities import (
     two_different,
 )
 from nightfall.engine.phase import DAY, NIGHT
+from nightfall.engine.state import FLAGS, PHASE, PLAYERS
 from nightfall.engine.text import TermNames
 from nightfall.rulesets.changelings import memory
 from nightfall.rulesets.changelings.awaiting import awaited_slots, current_leader
@@ -313,7 +314,10 @@ BOOK = AbilityBook(
                  standing=True, self_target=False, checks=(_NOT_AGAINST_LOVER,)),
         Ability("pass", "C2.3", "", None, targets=0, actor_checks=(_awaited,)),
         _ability("post", "C2.8", "", None, DAY_ANY, targets=0, checks=(OnCommand(_has_text),)),
-    )
+    ),
+    # what checks read that do not look at the actor (the legal lists share their
+    # verdicts within a stage, see AbilityBook); a check not named here reads everything
+    reads={_among_tied: (PHASE, FLAGS), _a_pony: (PLAYERS,), _banishment_day: (PHASE,)},
 )
 ABILITIES: dict[str, Ability] = BOOK.abilities
 #: C8.2 [R]: the abilities that may never name the actor's lover

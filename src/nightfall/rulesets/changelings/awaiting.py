@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from nightfall.engine import GameState
 from nightfall.engine.phase import DAY, NIGHT
+from nightfall.engine.state import PARTS, PLAYERS, derived
 from nightfall.rulesets.changelings import memory
 from nightfall.rulesets.changelings.roles import (
     BLACK_RAVEN,
@@ -32,9 +33,18 @@ STAGE_TWO_SLOTS = {
     NIGHT_OWL: "visit",
 }
 
+#: the keys of this module's memos in ``state.memo``
+_LEADER, _AWAITING = "c.leader", "c.awaiting"
+
 
 def current_leader(state: GameState) -> str | None:
-    """C5: the living player with the leader status (departed leaders keep the mark)."""
+    """C5: the living player with the leader status (departed leaders keep the mark);
+    asked by every player's legal list, so worked out once while no player changes."""
+    leader: str | None = derived(state, _LEADER, (PLAYERS,), _current_leader)
+    return leader
+
+
+def _current_leader(state: GameState) -> str | None:
     for player in state.players.values():
         if player.alive and LEADER in player.statuses:
             return player.name
@@ -42,7 +52,13 @@ def current_leader(state: GameState) -> str | None:
 
 
 def awaiting_inputs(state: GameState) -> set[tuple[str, str]] | None:
-    """C2.3: the inputs a stage waits for before it may close early."""
+    """C2.3: the inputs a stage waits for before it may close early (asked after every
+    command and by every ``pass`` in a legal list: worked out once per state)."""
+    awaited: frozenset[tuple[str, str]] | None = derived(state, _AWAITING, PARTS, _awaiting)
+    return None if awaited is None else set(awaited)
+
+
+def _awaiting(state: GameState) -> frozenset[tuple[str, str]] | None:
     phase = state.phase
     wanted: set[tuple[str, str]] = set()
     if phase.kind == DAY:
@@ -64,7 +80,7 @@ def awaiting_inputs(state: GameState) -> set[tuple[str, str]] | None:
     elif phase.kind == NIGHT:
         wanted = _stage_two_awaited(state)
     submissions = state.submissions
-    return {key for key in wanted if key not in submissions}
+    return frozenset(key for key in wanted if key not in submissions)
 
 
 def _stage_two_awaited(state: GameState) -> set[tuple[str, str]]:

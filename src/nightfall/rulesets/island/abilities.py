@@ -36,6 +36,7 @@ from nightfall.engine.abilities import (
     two_different,
 )
 from nightfall.engine.phase import DAY
+from nightfall.engine.state import FLAGS, PLAYERS
 from nightfall.engine.text import TermNames
 from nightfall.rulesets.island import memory
 from nightfall.rulesets.island.happenings import (
@@ -122,6 +123,10 @@ def _stage(when: str) -> ActorCheck:
     return in_stage
 
 
+#: the checks made by :func:`_on_event` (they read the day's event, a flag, only)
+_EVENT_CHECKS: list[ActorCheck] = []
+
+
 def _on_event(event: str) -> ActorCheck:
     refusals: dict[str, Text] = {}  # by action: built once
 
@@ -135,6 +140,7 @@ def _on_event(event: str) -> ActorCheck:
             return text
         return None
 
+    _EVENT_CHECKS.append(event_today)
     return event_today
 
 
@@ -426,7 +432,10 @@ BOOK = AbilityBook((
              event=PICK_ME, checks=(_picked,)),
     _ability("spirit_ask", "I5", "spirit", None, STAGE_ONE, targets=0, event=SPIRIT,
              checks=(OnCommand(_a_question),), listed_text="?"),
-))
+    # what checks read that do not look at the actor (the legal lists share their
+    # verdicts within a stage, see AbilityBook); a check not named here reads everything
+), reads={_not_mafia: (PLAYERS,), _no_eclipse: (FLAGS,),
+          **{check: (FLAGS,) for check in _EVENT_CHECKS}})
 ABILITIES: dict[str, Ability] = BOOK.abilities
 
 

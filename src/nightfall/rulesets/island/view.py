@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from nightfall.engine import Command, GameState
-from nightfall.engine.state import public_record
+from nightfall.engine.state import FLAGS, PLAYERS, derived, public_record
 from nightfall.engine.text import to_data
 from nightfall.rulesets.common.view import (
     all_notices,
@@ -116,5 +116,13 @@ def legal_commands(state: GameState, player: str) -> list[Command]:
     exactly what the command path accepts, by the same checks (``abilities.py``)."""
     if state.ended:
         return []
-    alive = [p for p in seating(state) if state.is_alive(p)]
-    return BOOK.legal_commands(state, player, alive)
+    return BOOK.legal_commands(state, player, _alive_seated(state))
+
+
+def _alive_seated(state: GameState) -> list[str]:
+    """The players still in the game in seating order, the listing order of every
+    player's list: worked out once while no player changes and no flag (the seating is
+    one) does."""
+    alive: list[str] = derived(state, "i.alive_seated", (PLAYERS, FLAGS),
+                               lambda s: [p for p in seating(s) if s.is_alive(p)])
+    return alive
