@@ -144,3 +144,48 @@ class GameCache:
             self._entries.move_to_end(game_id)
             while len(self._entries) > self.max_games:
                 self._entries.popitem(last=False)
+
+
+class WriterCache:
+    """game id → the ``Game`` the last committed write of this process left, keyed by the
+    game's row as it was then (head seq and creation time), for the next writer.
+
+    Unlike :class:`GameCache` its games are mutable and each belongs to one writer at a
+    time: :meth:`take` *removes* the entry, so no other thread can see the game while a
+    transaction executes commands on it, and the writer hands it back with :meth:`give`
+    only after its commit. A write that fails (rejected command, conflict, crash of the
+    database connection, a fault injected between the statements) never gives it back,
+    so nothing half-applied can outlive its rolled-back transaction. The key is checked
+    against the row read under the writer's lock (PostgreSQL ``FOR UPDATE``, SQLite
+    ``BEGIN IMMEDIATE``): a write by any other process moves the head, and the stale entry
+    is dropped and the game loaded from the database as before.
+    """
+
+    def __init__(self, max_games: int = 500) -> None:
+        self.max_games = max_games
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[str, tuple[tuple[int, datetime], Game]] = OrderedDict()
+
+    def take(self, game_id: str, key: tuple[int, datetime]) -> Game | None:
+        """The game at ``key`` (head seq, created at), now owned by the caller; ``None``
+        if this process holds no game at exactly that head."""
+        with self._lock:
+            found = self._entries.pop(game_id, None)
+        if found is None or found[0] != key:
+            return None
+        return found[1]
+
+    def give(self, game_id: str, key: tuple[int, datetime], game: Game) -> None:
+        """Hand back a game after the commit that stored it at ``key``."""
+        with self._lock:
+            current = self._entries.get(game_id)
+            if current is not None and current[0][0] > key[0]:
+                return
+            self._entries[game_id] = (key, game)
+            self._entries.move_to_end(game_id)
+            while len(self._entries) > self.max_games:
+                self._entries.popitem(last=False)
+
+    def drop(self, game_id: str) -> None:
+        with self._lock:
+            self._entries.pop(game_id, None)

@@ -26,7 +26,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, FromClause, and_, func, insert, null, or_, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    FromClause,
+    and_,
+    bindparam,
+    func,
+    insert,
+    null,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy import case as sql_case
 from sqlalchemy.dialects import postgresql as pg_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect
@@ -37,7 +49,7 @@ from nightfall.engine import events as ev
 from nightfall.engine.phase import ENDED
 from nightfall.rulesets import get_ruleset
 from nightfall.store import codec, faults, schema
-from nightfall.store.cache import GameCache, Holder, Loaded, LogEntry, TokenCache
+from nightfall.store.cache import GameCache, Holder, Loaded, LogEntry, TokenCache, WriterCache
 
 SNAPSHOT_FORMAT = 1
 #: the PostgreSQL channel on which every commit that appends events is announced
@@ -46,6 +58,28 @@ NOTIFY_CHANNEL = "nightfall_events"
 TOKENS_CHANNEL = "nightfall_tokens"
 _TOKENS_CHANGED = "nightfall_tokens_changed"
 T = TypeVar("T")
+
+
+#: the writer's lock on a game's row (see ``EventStore._lock``), built once
+_LOCK = (select(schema.games.c.head_seq, schema.games.c.created_at)
+         .where(schema.games.c.id == bindparam("game_id")).with_for_update())
+#: the scheduler's claim of a due game (see ``EventStore._claim_due``)
+_CLAIM_DUE = (
+    select(schema.games.c.head_seq, schema.games.c.created_at)
+    .where(and_(schema.games.c.id == bindparam("game_id"), schema.games.c.ended.is_(False),
+                schema.games.c.next_deadline.is_not(None),
+                schema.games.c.next_deadline <= bindparam("now")))
+    .with_for_update(skip_locked=True)
+)
+
+#: every write's move of the head (see ``EventStore._update_head``)
+_UPDATE_HEAD = (
+    update(schema.games).where(schema.games.c.id == bindparam("game_id"))
+    .values(head_seq=bindparam("new_head"), phase=bindparam("new_phase"),
+            next_deadline=bindparam("new_deadline"), ended=bindparam("new_ended"))
+)
+#: a write's events (see ``EventStore._append``)
+_INSERT_EVENTS = insert(schema.events)
 
 
 class UnknownGame(LookupError):
@@ -107,6 +141,8 @@ class EventStore:
         #: this process's shortcuts for readers (see ``nightfall.store.cache``)
         self.games = GameCache()
         self.tokens = TokenCache()
+        #: this process's games as its last writes left them, for the next write
+        self.writers = WriterCache()
 
     # -- games ------------------------------------------------------------------------
     def create_game(
@@ -313,20 +349,35 @@ class EventStore:
             try:
                 with self._begin() as conn:
                     if due_at is None:
-                        self._lock(conn, game_id)
-                    elif not self._claim_due(conn, game_id, due_at):
-                        return []
-                    game = self._load(conn, game_id, full)
+                        key = self._lock(conn, game_id)
+                    else:
+                        claimed = self._claim_due(conn, game_id, due_at)
+                        if claimed is None:
+                            return []
+                        key = claimed
+                    # the game this process's last write left at exactly this head, or
+                    # (another process wrote since, an undo needs the whole log) a load
+                    game = None if full else self.writers.take(game_id, key)
+                    if game is None:
+                        self.writers.drop(game_id)
+                        game = self._load(conn, game_id, full)
                     head = game.seq
                     result = work(game, conn)
                     new = game.events[len(game.events) - (game.seq - head):]
+                    snapshot = None
                     if new:
                         self._append(conn, game_id, head, new, datetime.now(UTC))
                         faults.checkpoint("after_append")
                         self._update_head(conn, game_id, game)
                         if any(isinstance(e, ev.PhaseStarted) for e in new):
-                            self._snapshot(conn, game_id, game)
+                            snapshot = self._snapshot(conn, game_id, game)
                         self._notify(conn, game_id, game.seq)
+                # committed: the next writer of this process may continue from here
+                if not full:
+                    if snapshot is not None:  # start afresh from it, as a load would
+                        game = Game.from_snapshot(game.ruleset, pickle.loads(snapshot),
+                                                  game.seq, [])
+                    self.writers.give(game_id, (game.seq, key[1]), game)
                 return [result]
             except IntegrityError:
                 continue  # another writer appended the same seq first: reload, retry
@@ -336,26 +387,22 @@ class EventStore:
                 raise
         raise ConcurrencyConflict(game_id)
 
-    def _lock(self, conn: Connection, game_id: str) -> None:
-        """Serialise writers of one game (PostgreSQL row lock; SQLite locks on BEGIN)."""
-        row = conn.execute(
-            select(schema.games.c.id).where(schema.games.c.id == game_id).with_for_update()
-        ).first()
+    def _lock(self, conn: Connection, game_id: str) -> tuple[int, datetime]:
+        """Serialise writers of one game (PostgreSQL row lock; SQLite locks on BEGIN);
+        returns the row's (head seq, created at) as read under the lock."""
+        row = conn.execute(_LOCK, {"game_id": game_id}).first()
         if row is None:
             raise UnknownGame(game_id)
+        return int(row[0]), row[1]
 
-    def _claim_due(self, conn: Connection, game_id: str, now: datetime) -> bool:
+    def _claim_due(self, conn: Connection, game_id: str, now: datetime
+                   ) -> tuple[int, datetime] | None:
         """Lock the game's row if it is still due and not locked by another transaction
         (PostgreSQL ``FOR UPDATE SKIP LOCKED``; on SQLite ``BEGIN IMMEDIATE`` already made
-        this the only writer, so the due check alone decides)."""
-        row = conn.execute(
-            select(schema.games.c.id)
-            .where(and_(schema.games.c.id == game_id, schema.games.c.ended.is_(False),
-                        schema.games.c.next_deadline.is_not(None),
-                        schema.games.c.next_deadline <= now))
-            .with_for_update(skip_locked=True)
-        ).first()
-        return row is not None
+        this the only writer, so the due check alone decides); returns (head seq, created
+        at) as :meth:`_lock` does, or ``None``."""
+        row = conn.execute(_CLAIM_DUE, {"game_id": game_id, "now": now}).first()
+        return (int(row[0]), row[1]) if row is not None else None
 
     def _notify(self, conn: Connection, game_id: str, head_seq: int) -> None:
         """Announce the new head to every process's live-update listener (PostgreSQL
@@ -375,23 +422,24 @@ class EventStore:
                 "recorded_at": now,
             })
         if rows:
-            conn.execute(insert(schema.events), rows)
+            conn.execute(_INSERT_EVENTS, rows)
 
     def _update_head(self, conn: Connection, game_id: str, game: Game) -> None:
         state = game.state
-        conn.execute(
-            update(schema.games).where(schema.games.c.id == game_id).values(
-                head_seq=game.seq, phase=state.phase_label,
-                next_deadline=_utc(state.deadline) if state.phase.is_play() else None,
-                ended=state.phase.kind == ENDED,
-            )
-        )
+        conn.execute(_UPDATE_HEAD, {
+            "game_id": game_id, "new_head": game.seq, "new_phase": state.phase_label,
+            "new_deadline": _utc(state.deadline) if state.phase.is_play() else None,
+            "new_ended": state.phase.kind == ENDED,
+        })
 
-    def _snapshot(self, conn: Connection, game_id: str, game: Game) -> None:
+    def _snapshot(self, conn: Connection, game_id: str, game: Game) -> bytes:
+        """Store the state at the head; returns its bytes."""
+        state = pickle.dumps(game.state)
         conn.execute(insert(schema.snapshots).values(
             game_id=game_id, seq=game.seq, format=SNAPSHOT_FORMAT,
-            state=pickle.dumps(game.state), created_at=datetime.now(UTC),
+            state=state, created_at=datetime.now(UTC),
         ))
+        return state
 
     # -- players and tokens -------------------------------------------------------------
     def add_player_row(self, conn: Connection, game_id: str, name: str, description: str,
