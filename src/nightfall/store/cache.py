@@ -25,12 +25,15 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any, TypeVar
 
 from nightfall.engine import Game
 from nightfall.engine import events as ev
 
+T = TypeVar("T")
 #: (seq, recorded at, event): one entry of a game's log
 LogEntry = tuple[int, datetime, ev.Event]
 
@@ -109,14 +112,32 @@ class TokenCache:
 
 @dataclass(frozen=True)
 class Loaded:
-    """A game as of one head: the ``Game`` (read only!) and its whole log."""
+    """A game as of one head: the ``Game`` (read only!) and its whole log.
+
+    ``derived`` remembers what readers computed from this entry alone — a player's
+    projection, his legal commands, the public thread — so that the next page of the same
+    head (a player's API call, then his page, then the next player's) does not compute it
+    again. Whatever is kept is a function of the entry and of the key (which names the
+    reader: one player's projection is kept under his name, never handed to another), and
+    is shared: callers only read it. A newer head is a new entry with nothing remembered.
+    """
 
     game: Game
     log: tuple[LogEntry, ...]
+    derived: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def seq(self) -> int:
         return self.game.seq
+
+    def remember(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()`` the first time ``key`` is asked for at this head, then the same
+        value (two threads racing compute it twice and keep one: both are the same)."""
+        try:
+            value: T = self.derived[key]
+        except KeyError:
+            value = self.derived.setdefault(key, compute())
+        return value
 
 
 class GameCache:

@@ -17,6 +17,7 @@ serves one process: its ``BEGIN IMMEDIATE`` already lets one writer in at a time
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import pickle
 import secrets
@@ -30,6 +31,7 @@ from sqlalchemy import (
     Connection,
     Engine,
     FromClause,
+    Select,
     and_,
     bindparam,
     func,
@@ -80,6 +82,43 @@ _UPDATE_HEAD = (
 )
 #: a write's events (see ``EventStore._append``)
 _INSERT_EVENTS = insert(schema.events)
+
+
+@functools.cache
+def _read_statement(snapshot: bool, from_snapshot: bool) -> Select[Any]:
+    """The statement of :meth:`EventStore._read`, built once per shape (parameters
+    ``game_id`` and ``from_seq``): building and keying a statement this size cost more
+    CPU than the database answering it, on every page of the web server."""
+    g, e = schema.games, schema.events
+    game_id: Any = bindparam("game_id")
+    snap = schema.snapshots.alias("snap")
+    source: FromClause = g
+    snap_seq: Any = null()
+    snap_state: Any = null()
+    start: Any = bindparam("from_seq")
+    if snapshot:
+        last_undo = (select(func.max(e.c.seq))
+                     .where(and_(e.c.game_id == game_id, e.c.type == "RolledBack"))
+                     .scalar_subquery())
+        newest = (select(func.max(schema.snapshots.c.seq))
+                  .where(and_(schema.snapshots.c.game_id == game_id,
+                              schema.snapshots.c.format == SNAPSHOT_FORMAT,
+                              schema.snapshots.c.seq > func.coalesce(last_undo, -1)))
+                  .scalar_subquery())
+        source = g.outerjoin(snap, and_(snap.c.game_id == g.c.id, snap.c.seq == newest))
+        snap_seq = snap.c.seq
+        if from_snapshot:
+            start = func.coalesce(snap.c.seq, 0)
+        snap_state = sql_case((or_(e.c.seq.is_(None), e.c.seq == start), snap.c.state),
+                              else_=null())
+    return (
+        select(*g.c, snap_seq.label("snap_seq"), snap_state.label("snap_state"),
+               e.c.seq.label("event_seq"), e.c.recorded_at, e.c.type, e.c.version,
+               e.c.payload)
+        .select_from(source.outerjoin(e, and_(e.c.game_id == g.c.id, e.c.seq >= start)))
+        .where(g.c.id == game_id)
+        .order_by(e.c.seq)
+    )
 
 
 class UnknownGame(LookupError):
@@ -264,36 +303,9 @@ class EventStore:
         The snapshot's bytes come only on the first row (the one whose seq is the first
         read, or the only row when no event follows), not once per event.
         """
-        g, e = schema.games, schema.events
-        snap = schema.snapshots.alias("snap")
-        source: FromClause = g
-        snap_seq: Any = null()
-        snap_state: Any = null()
-        start: Any = from_seq if from_seq is not None else 0
-        if snapshot:
-            last_undo = (select(func.max(e.c.seq))
-                         .where(and_(e.c.game_id == game_id, e.c.type == "RolledBack"))
-                         .scalar_subquery())
-            newest = (select(func.max(schema.snapshots.c.seq))
-                      .where(and_(schema.snapshots.c.game_id == game_id,
-                                  schema.snapshots.c.format == SNAPSHOT_FORMAT,
-                                  schema.snapshots.c.seq > func.coalesce(last_undo, -1)))
-                      .scalar_subquery())
-            source = g.outerjoin(snap, and_(snap.c.game_id == g.c.id, snap.c.seq == newest))
-            snap_seq = snap.c.seq
-            if from_seq is None:
-                start = func.coalesce(snap.c.seq, 0)
-            snap_state = sql_case((or_(e.c.seq.is_(None), e.c.seq == start), snap.c.state),
-                                  else_=null())
-        query = (
-            select(*g.c, snap_seq.label("snap_seq"), snap_state.label("snap_state"),
-                   e.c.seq.label("event_seq"), e.c.recorded_at, e.c.type, e.c.version,
-                   e.c.payload)
-            .select_from(source.outerjoin(e, and_(e.c.game_id == g.c.id, e.c.seq >= start)))
-            .where(g.c.id == game_id)
-            .order_by(e.c.seq)
-        )
-        rows = conn.execute(query).mappings().all()
+        query = _read_statement(snapshot, from_seq is None)
+        params = {"game_id": game_id, "from_seq": from_seq or 0}
+        rows = conn.execute(query, params).mappings().all()
         if not rows:
             raise UnknownGame(game_id)
         first = rows[0]
