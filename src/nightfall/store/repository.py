@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 from sqlalchemy import (
     Connection,
     Engine,
+    Float,
     FromClause,
     Select,
     and_,
@@ -119,6 +120,23 @@ def _read_statement(snapshot: bool, from_snapshot: bool) -> Select[Any]:
         .where(g.c.id == game_id)
         .order_by(e.c.seq)
     )
+
+
+@functools.cache
+def _take_slot_statement(dialect_name: str) -> Any:
+    """The statement of :meth:`EventStore.take_slot`, built once per dialect (parameters
+    ``slot_key``, ``moment``, ``interval``, ``limit``, ``first_tat``): one is sent before
+    every form a player posts."""
+    table = schema.rate_limits
+    dialect: Any = pg_dialect if dialect_name == "postgresql" else sqlite_dialect
+    moment: Any = bindparam("moment", type_=Float)
+    start = sql_case((table.c.tat > moment, table.c.tat), else_=moment)
+    return (dialect.insert(table)
+            .values(key=bindparam("slot_key"), tat=bindparam("first_tat", type_=Float))
+            .on_conflict_do_update(index_elements=[table.c.key],
+                                   set_={"tat": start + bindparam("interval", type_=Float)},
+                                   where=start <= bindparam("limit", type_=Float))
+            .returning(table.c.tat))
 
 
 class UnknownGame(LookupError):
@@ -611,15 +629,11 @@ class EventStore:
         table = schema.rate_limits
         moment = now.timestamp()
         tolerance = max(burst - 1, 0) * interval
-        dialect = pg_dialect if self.engine.dialect.name == "postgresql" else sqlite_dialect
-        start = sql_case((table.c.tat > moment, table.c.tat), else_=moment)
-        statement = (dialect.insert(table).values(key=key, tat=moment + interval)
-                     .on_conflict_do_update(index_elements=[table.c.key],
-                                            set_={"tat": start + interval},
-                                            where=start <= moment + tolerance)
-                     .returning(table.c.tat))
+        params = {"slot_key": key, "moment": moment, "interval": interval,
+                  "limit": moment + tolerance, "first_tat": moment + interval}
         with self.engine.begin() as conn:
-            if conn.execute(statement).first() is not None:
+            statement = _take_slot_statement(conn.dialect.name)
+            if conn.execute(statement, params).first() is not None:
                 return 0.0
             tat = conn.execute(select(table.c.tat).where(table.c.key == key)).scalar_one()
         return max(float(tat) - tolerance - moment, 0.001)
