@@ -44,6 +44,9 @@ _RELATIVE = re.compile(
 _TIME = re.compile(
     r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([ap])\.?\s?m\b\.?)?", re.IGNORECASE
 )
+_ISO_TIME = re.compile(
+    r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([+-]\d{2}:?\d{2})?"
+)
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)")
 _NUMERIC_DATE = re.compile(r"(?<![\d.])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d])")
 _DAY_MONTH_YEAR = re.compile(r"(?<!\d)(\d{1,2})(?:st|nd|rd|th)?\.?\s+([^\W\d_]{3,})\.?,?\s+(\d{4})")
@@ -146,9 +149,10 @@ def parse_zone_label(text: str, *, dst: bool = False) -> tzinfo | None:
 
 
 def _try_iso(text: str, tz: tzinfo) -> datetime | None:
+    if text[4:5] != "-":  # what _ISO_TIME needs first; most forum dates are not ISO
+        return None
     candidate = text.replace("Z", "+00:00") if text.endswith("Z") else text
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([+-]\d{2}:?\d{2})?",
-                        candidate):
+    if not _ISO_TIME.fullmatch(candidate):
         return None
     try:
         moment = datetime.fromisoformat(candidate)

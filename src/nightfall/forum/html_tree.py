@@ -58,6 +58,8 @@ _SIMPLE = {
     "samp": NodeKind.CODE,
     "xmp": NodeKind.CODE,
 }
+_WEIGHT = re.compile(r"[0-9]{3}")
+_NO_CLASSES: frozenset[str] = frozenset()
 _WROTE = re.compile(r"^(.*?)\s*(?:\S+\s*)?[:：]\s*$", re.S)
 
 
@@ -111,7 +113,9 @@ def _node(node: LexborNode, dialect: Dialect, depth: int) -> Content | None:
         return None
     if depth >= MAX_DEPTH:
         return Text(node.text(deep=True))
-    classes = classes_of(node)
+    attributes = node.attributes  # (Lexbor builds this dict anew on every access)
+    names = attributes.get("class")
+    classes = frozenset(names.split()) if names else _NO_CLASSES
     special = dialect(node, classes)
     if special == SKIP:
         return None
@@ -134,7 +138,6 @@ def _node(node: LexborNode, dialect: Dialect, depth: int) -> Content | None:
         element = Element(NodeKind.BLOCK, children)
     else:
         element = Element(NodeKind.SPAN, children)
-    attributes = node.attributes
     if tag == "font" and attributes.get("color"):
         element = Element(NodeKind.COLOR, (element,), color=attributes["color"])
     style = attributes.get("style")
@@ -195,7 +198,7 @@ def _styled(element: Element, style: str) -> Element:
     if color:
         element = Element(NodeKind.COLOR, (element,), color=color)
     weight = declarations.get("font-weight", "").lower()
-    numeric = re.fullmatch(r"[0-9]{3}", weight) is not None
+    numeric = _WEIGHT.fullmatch(weight) is not None
     if weight in ("bold", "bolder") or (numeric and int(weight) >= 600):
         element = Element(NodeKind.BOLD, (element,))
     if "line-through" in declarations.get("text-decoration", "").lower():

@@ -8,10 +8,14 @@ else (links, sizes, fonts, spoilers, tables) becomes a plain container.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+
+#: anything but an ASCII digit (``Post.id_number`` keeps only those)
+_NOT_DIGIT = re.compile(r"[^0-9]")
 
 
 class NodeKind(StrEnum):
@@ -108,7 +112,7 @@ class Post:
     @property
     def id_number(self) -> int | None:
         """The digits of the post id, if it has any (ordering tie-break)."""
-        digits = "".join(ch for ch in self.id if ch in "0123456789")
+        digits = _NOT_DIGIT.sub("", self.id)
         return int(digits) if digits and len(digits) < 19 else None
 
 

@@ -90,12 +90,15 @@ def parse(tree: LexborHTMLParser, ctx: ParseContext) -> Parsed:
 
 
 def _author(node: LexborNode, header: LexborNode | None) -> str:
-    candidates: list[LexborNode] = []
+    # the profile column is asked only when the header names nobody (one query less on
+    # nearly every post: the votecount benchmark's hot loop, docs/performance.md)
     if header is not None:
-        candidates += header.css("a.username, a.username-coloured, span.username, "
-                                 "span.username-coloured, strong")
-    candidates += node.css("dl.postprofile dt a, dl.postprofile dt span.username")
-    for candidate in candidates:
+        for candidate in header.css("a.username, a.username-coloured, span.username, "
+                                    "span.username-coloured, strong"):
+            name = squash(candidate.text(deep=True))
+            if name:
+                return name
+    for candidate in node.css("dl.postprofile dt a, dl.postprofile dt span.username"):
         name = squash(candidate.text(deep=True))
         if name:
             return name

@@ -25,12 +25,15 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any, TypeVar
 
 from nightfall.engine import Game
 from nightfall.engine import events as ev
 
+T = TypeVar("T")
 #: (seq, recorded at, event): one entry of a game's log
 LogEntry = tuple[int, datetime, ev.Event]
 
@@ -109,14 +112,32 @@ class TokenCache:
 
 @dataclass(frozen=True)
 class Loaded:
-    """A game as of one head: the ``Game`` (read only!) and its whole log."""
+    """A game as of one head: the ``Game`` (read only!) and its whole log.
+
+    ``derived`` remembers what readers computed from this entry alone — a player's
+    projection, his legal commands, the public thread — so that the next page of the same
+    head (a player's API call, then his page, then the next player's) does not compute it
+    again. Whatever is kept is a function of the entry and of the key (which names the
+    reader: one player's projection is kept under his name, never handed to another), and
+    is shared: callers only read it. A newer head is a new entry with nothing remembered.
+    """
 
     game: Game
     log: tuple[LogEntry, ...]
+    derived: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def seq(self) -> int:
         return self.game.seq
+
+    def remember(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()`` the first time ``key`` is asked for at this head, then the same
+        value (two threads racing compute it twice and keep one: both are the same)."""
+        try:
+            value: T = self.derived[key]
+        except KeyError:
+            value = self.derived.setdefault(key, compute())
+        return value
 
 
 class GameCache:
@@ -144,3 +165,48 @@ class GameCache:
             self._entries.move_to_end(game_id)
             while len(self._entries) > self.max_games:
                 self._entries.popitem(last=False)
+
+
+class WriterCache:
+    """game id → the ``Game`` the last committed write of this process left, keyed by the
+    game's row as it was then (head seq and creation time), for the next writer.
+
+    Unlike :class:`GameCache` its games are mutable and each belongs to one writer at a
+    time: :meth:`take` *removes* the entry, so no other thread can see the game while a
+    transaction executes commands on it, and the writer hands it back with :meth:`give`
+    only after its commit. A write that fails (rejected command, conflict, crash of the
+    database connection, a fault injected between the statements) never gives it back,
+    so nothing half-applied can outlive its rolled-back transaction. The key is checked
+    against the row read under the writer's lock (PostgreSQL ``FOR UPDATE``, SQLite
+    ``BEGIN IMMEDIATE``): a write by any other process moves the head, and the stale entry
+    is dropped and the game loaded from the database as before.
+    """
+
+    def __init__(self, max_games: int = 500) -> None:
+        self.max_games = max_games
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[str, tuple[tuple[int, datetime], Game]] = OrderedDict()
+
+    def take(self, game_id: str, key: tuple[int, datetime]) -> Game | None:
+        """The game at ``key`` (head seq, created at), now owned by the caller; ``None``
+        if this process holds no game at exactly that head."""
+        with self._lock:
+            found = self._entries.pop(game_id, None)
+        if found is None or found[0] != key:
+            return None
+        return found[1]
+
+    def give(self, game_id: str, key: tuple[int, datetime], game: Game) -> None:
+        """Hand back a game after the commit that stored it at ``key``."""
+        with self._lock:
+            current = self._entries.get(game_id)
+            if current is not None and current[0][0] > key[0]:
+                return
+            self._entries[game_id] = (key, game)
+            self._entries.move_to_end(game_id)
+            while len(self._entries) > self.max_games:
+                self._entries.popitem(last=False)
+
+    def drop(self, game_id: str) -> None:
+        with self._lock:
+            self._entries.pop(game_id, None)

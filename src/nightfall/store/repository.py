@@ -17,6 +17,7 @@ serves one process: its ``BEGIN IMMEDIATE`` already lets one writer in at a time
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import pickle
 import secrets
@@ -26,7 +27,21 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, FromClause, and_, func, insert, null, or_, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Float,
+    FromClause,
+    Select,
+    and_,
+    bindparam,
+    func,
+    insert,
+    null,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy import case as sql_case
 from sqlalchemy.dialects import postgresql as pg_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect
@@ -37,7 +52,7 @@ from nightfall.engine import events as ev
 from nightfall.engine.phase import ENDED
 from nightfall.rulesets import get_ruleset
 from nightfall.store import codec, faults, schema
-from nightfall.store.cache import GameCache, Holder, Loaded, LogEntry, TokenCache
+from nightfall.store.cache import GameCache, Holder, Loaded, LogEntry, TokenCache, WriterCache
 
 SNAPSHOT_FORMAT = 1
 #: the PostgreSQL channel on which every commit that appends events is announced
@@ -46,6 +61,82 @@ NOTIFY_CHANNEL = "nightfall_events"
 TOKENS_CHANNEL = "nightfall_tokens"
 _TOKENS_CHANGED = "nightfall_tokens_changed"
 T = TypeVar("T")
+
+
+#: the writer's lock on a game's row (see ``EventStore._lock``), built once
+_LOCK = (select(schema.games.c.head_seq, schema.games.c.created_at)
+         .where(schema.games.c.id == bindparam("game_id")).with_for_update())
+#: the scheduler's claim of a due game (see ``EventStore._claim_due``)
+_CLAIM_DUE = (
+    select(schema.games.c.head_seq, schema.games.c.created_at)
+    .where(and_(schema.games.c.id == bindparam("game_id"), schema.games.c.ended.is_(False),
+                schema.games.c.next_deadline.is_not(None),
+                schema.games.c.next_deadline <= bindparam("now")))
+    .with_for_update(skip_locked=True)
+)
+
+#: every write's move of the head (see ``EventStore._update_head``)
+_UPDATE_HEAD = (
+    update(schema.games).where(schema.games.c.id == bindparam("game_id"))
+    .values(head_seq=bindparam("new_head"), phase=bindparam("new_phase"),
+            next_deadline=bindparam("new_deadline"), ended=bindparam("new_ended"))
+)
+#: a write's events (see ``EventStore._append``)
+_INSERT_EVENTS = insert(schema.events)
+
+
+@functools.cache
+def _read_statement(snapshot: bool, from_snapshot: bool) -> Select[Any]:
+    """The statement of :meth:`EventStore._read`, built once per shape (parameters
+    ``game_id`` and ``from_seq``): building and keying a statement this size cost more
+    CPU than the database answering it, on every page of the web server."""
+    g, e = schema.games, schema.events
+    game_id: Any = bindparam("game_id")
+    snap = schema.snapshots.alias("snap")
+    source: FromClause = g
+    snap_seq: Any = null()
+    snap_state: Any = null()
+    start: Any = bindparam("from_seq")
+    if snapshot:
+        last_undo = (select(func.max(e.c.seq))
+                     .where(and_(e.c.game_id == game_id, e.c.type == "RolledBack"))
+                     .scalar_subquery())
+        newest = (select(func.max(schema.snapshots.c.seq))
+                  .where(and_(schema.snapshots.c.game_id == game_id,
+                              schema.snapshots.c.format == SNAPSHOT_FORMAT,
+                              schema.snapshots.c.seq > func.coalesce(last_undo, -1)))
+                  .scalar_subquery())
+        source = g.outerjoin(snap, and_(snap.c.game_id == g.c.id, snap.c.seq == newest))
+        snap_seq = snap.c.seq
+        if from_snapshot:
+            start = func.coalesce(snap.c.seq, 0)
+        snap_state = sql_case((or_(e.c.seq.is_(None), e.c.seq == start), snap.c.state),
+                              else_=null())
+    return (
+        select(*g.c, snap_seq.label("snap_seq"), snap_state.label("snap_state"),
+               e.c.seq.label("event_seq"), e.c.recorded_at, e.c.type, e.c.version,
+               e.c.payload)
+        .select_from(source.outerjoin(e, and_(e.c.game_id == g.c.id, e.c.seq >= start)))
+        .where(g.c.id == game_id)
+        .order_by(e.c.seq)
+    )
+
+
+@functools.cache
+def _take_slot_statement(dialect_name: str) -> Any:
+    """The statement of :meth:`EventStore.take_slot`, built once per dialect (parameters
+    ``slot_key``, ``moment``, ``interval``, ``limit``, ``first_tat``): one is sent before
+    every form a player posts."""
+    table = schema.rate_limits
+    dialect: Any = pg_dialect if dialect_name == "postgresql" else sqlite_dialect
+    moment: Any = bindparam("moment", type_=Float)
+    start = sql_case((table.c.tat > moment, table.c.tat), else_=moment)
+    return (dialect.insert(table)
+            .values(key=bindparam("slot_key"), tat=bindparam("first_tat", type_=Float))
+            .on_conflict_do_update(index_elements=[table.c.key],
+                                   set_={"tat": start + bindparam("interval", type_=Float)},
+                                   where=start <= bindparam("limit", type_=Float))
+            .returning(table.c.tat))
 
 
 class UnknownGame(LookupError):
@@ -111,6 +202,8 @@ class EventStore:
         #: the commit: the notifications' outbox writes its rows there, in the same
         #: transaction as the events (``nightfall.notify.outbox``)
         self.on_append: list[Callable[[Connection, str, Game, list[ev.Event]], None]] = []
+        #: this process's games as its last writes left them, for the next write
+        self.writers = WriterCache()
 
     # -- games ------------------------------------------------------------------------
     def create_game(
@@ -233,36 +326,9 @@ class EventStore:
         The snapshot's bytes come only on the first row (the one whose seq is the first
         read, or the only row when no event follows), not once per event.
         """
-        g, e = schema.games, schema.events
-        snap = schema.snapshots.alias("snap")
-        source: FromClause = g
-        snap_seq: Any = null()
-        snap_state: Any = null()
-        start: Any = from_seq if from_seq is not None else 0
-        if snapshot:
-            last_undo = (select(func.max(e.c.seq))
-                         .where(and_(e.c.game_id == game_id, e.c.type == "RolledBack"))
-                         .scalar_subquery())
-            newest = (select(func.max(schema.snapshots.c.seq))
-                      .where(and_(schema.snapshots.c.game_id == game_id,
-                                  schema.snapshots.c.format == SNAPSHOT_FORMAT,
-                                  schema.snapshots.c.seq > func.coalesce(last_undo, -1)))
-                      .scalar_subquery())
-            source = g.outerjoin(snap, and_(snap.c.game_id == g.c.id, snap.c.seq == newest))
-            snap_seq = snap.c.seq
-            if from_seq is None:
-                start = func.coalesce(snap.c.seq, 0)
-            snap_state = sql_case((or_(e.c.seq.is_(None), e.c.seq == start), snap.c.state),
-                                  else_=null())
-        query = (
-            select(*g.c, snap_seq.label("snap_seq"), snap_state.label("snap_state"),
-                   e.c.seq.label("event_seq"), e.c.recorded_at, e.c.type, e.c.version,
-                   e.c.payload)
-            .select_from(source.outerjoin(e, and_(e.c.game_id == g.c.id, e.c.seq >= start)))
-            .where(g.c.id == game_id)
-            .order_by(e.c.seq)
-        )
-        rows = conn.execute(query).mappings().all()
+        query = _read_statement(snapshot, from_seq is None)
+        params = {"game_id": game_id, "from_seq": from_seq or 0}
+        rows = conn.execute(query, params).mappings().all()
         if not rows:
             raise UnknownGame(game_id)
         first = rows[0]
@@ -318,22 +384,37 @@ class EventStore:
             try:
                 with self._begin() as conn:
                     if due_at is None:
-                        self._lock(conn, game_id)
-                    elif not self._claim_due(conn, game_id, due_at):
-                        return []
-                    game = self._load(conn, game_id, full)
+                        key = self._lock(conn, game_id)
+                    else:
+                        claimed = self._claim_due(conn, game_id, due_at)
+                        if claimed is None:
+                            return []
+                        key = claimed
+                    # the game this process's last write left at exactly this head, or
+                    # (another process wrote since, an undo needs the whole log) a load
+                    game = None if full else self.writers.take(game_id, key)
+                    if game is None:
+                        self.writers.drop(game_id)
+                        game = self._load(conn, game_id, full)
                     head = game.seq
                     result = work(game, conn)
                     new = game.events[len(game.events) - (game.seq - head):]
+                    snapshot = None
                     if new:
                         self._append(conn, game_id, head, new, datetime.now(UTC))
                         faults.checkpoint("after_append")
                         self._update_head(conn, game_id, game)
                         if any(isinstance(e, ev.PhaseStarted) for e in new):
-                            self._snapshot(conn, game_id, game)
+                            snapshot = self._snapshot(conn, game_id, game)
                         for hook in self.on_append:
                             hook(conn, game_id, game, list(new))
                         self._notify(conn, game_id, game.seq)
+                # committed: the next writer of this process may continue from here
+                if not full:
+                    if snapshot is not None:  # start afresh from it, as a load would
+                        game = Game.from_snapshot(game.ruleset, pickle.loads(snapshot),
+                                                  game.seq, [])
+                    self.writers.give(game_id, (game.seq, key[1]), game)
                 return [result]
             except IntegrityError:
                 continue  # another writer appended the same seq first: reload, retry
@@ -343,27 +424,23 @@ class EventStore:
                 raise
         raise ConcurrencyConflict(game_id)
 
-    def _lock(self, conn: Connection, game_id: str) -> None:
-        """Serialise writers of one game (PostgreSQL row lock; SQLite locks on BEGIN)."""
-        row = conn.execute(
-            select(schema.games.c.id).where(schema.games.c.id == game_id).with_for_update()
-        ).first()
+    def _lock(self, conn: Connection, game_id: str) -> tuple[int, datetime]:
+        """Serialise writers of one game (PostgreSQL row lock; SQLite locks on BEGIN);
+        returns the row's (head seq, created at) as read under the lock."""
+        row = conn.execute(_LOCK, {"game_id": game_id}).first()
         if row is None:
             raise UnknownGame(game_id)
+        return int(row[0]), row[1]
 
-    def _claim_due(self, conn: Connection, game_id: str, now: datetime) -> bool:
+    def _claim_due(self, conn: Connection, game_id: str, now: datetime
+                   ) -> tuple[int, datetime] | None:
         """Lock the game's row if it is still due and not locked by another transaction
         (PostgreSQL ``FOR UPDATE SKIP LOCKED``; on SQLite ``BEGIN IMMEDIATE`` already made
-        this the only writer, so the due check alone decides)."""
+        this the only writer, so the due check alone decides); returns (head seq, created
+        at) as :meth:`_lock` does, or ``None``."""
         now = now.astimezone(UTC)  # SQLite compares the stored UTC times as text
-        row = conn.execute(
-            select(schema.games.c.id)
-            .where(and_(schema.games.c.id == game_id, schema.games.c.ended.is_(False),
-                        schema.games.c.next_deadline.is_not(None),
-                        schema.games.c.next_deadline <= now))
-            .with_for_update(skip_locked=True)
-        ).first()
-        return row is not None
+        row = conn.execute(_CLAIM_DUE, {"game_id": game_id, "now": now}).first()
+        return (int(row[0]), row[1]) if row is not None else None
 
     def _notify(self, conn: Connection, game_id: str, head_seq: int) -> None:
         """Announce the new head to every process's live-update listener (PostgreSQL
@@ -383,23 +460,24 @@ class EventStore:
                 "recorded_at": now,
             })
         if rows:
-            conn.execute(insert(schema.events), rows)
+            conn.execute(_INSERT_EVENTS, rows)
 
     def _update_head(self, conn: Connection, game_id: str, game: Game) -> None:
         state = game.state
-        conn.execute(
-            update(schema.games).where(schema.games.c.id == game_id).values(
-                head_seq=game.seq, phase=state.phase_label,
-                next_deadline=_utc(state.deadline) if state.phase.is_play() else None,
-                ended=state.phase.kind == ENDED,
-            )
-        )
+        conn.execute(_UPDATE_HEAD, {
+            "game_id": game_id, "new_head": game.seq, "new_phase": state.phase_label,
+            "new_deadline": _utc(state.deadline) if state.phase.is_play() else None,
+            "new_ended": state.phase.kind == ENDED,
+        })
 
-    def _snapshot(self, conn: Connection, game_id: str, game: Game) -> None:
+    def _snapshot(self, conn: Connection, game_id: str, game: Game) -> bytes:
+        """Store the state at the head; returns its bytes."""
+        state = pickle.dumps(game.state)
         conn.execute(insert(schema.snapshots).values(
             game_id=game_id, seq=game.seq, format=SNAPSHOT_FORMAT,
-            state=pickle.dumps(game.state), created_at=datetime.now(UTC),
+            state=state, created_at=datetime.now(UTC),
         ))
+        return state
 
     # -- players and tokens -------------------------------------------------------------
     def add_player_row(self, conn: Connection, game_id: str, name: str, description: str,
@@ -563,15 +641,11 @@ class EventStore:
         table = schema.rate_limits
         moment = now.timestamp()
         tolerance = max(burst - 1, 0) * interval
-        dialect = pg_dialect if self.engine.dialect.name == "postgresql" else sqlite_dialect
-        start = sql_case((table.c.tat > moment, table.c.tat), else_=moment)
-        statement = (dialect.insert(table).values(key=key, tat=moment + interval)
-                     .on_conflict_do_update(index_elements=[table.c.key],
-                                            set_={"tat": start + interval},
-                                            where=start <= moment + tolerance)
-                     .returning(table.c.tat))
+        params = {"slot_key": key, "moment": moment, "interval": interval,
+                  "limit": moment + tolerance, "first_tat": moment + interval}
         with self.engine.begin() as conn:
-            if conn.execute(statement).first() is not None:
+            statement = _take_slot_statement(conn.dialect.name)
+            if conn.execute(statement, params).first() is not None:
                 return 0.0
             tat = conn.execute(select(table.c.tat).where(table.c.key == key)).scalar_one()
         return max(float(tat) - tolerance - moment, 0.001)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import pickle
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -146,12 +146,15 @@ def upper_first(label: str) -> str:
 
 
 def action_forms(game: Game, player: str, tr: Translator, *, thread: bool | None = None,
-                 public_votes: bool = False) -> list[ActionForm]:
-    """Forms for the legal commands of ``player`` now. ``thread=True``: only the votes
-    cast in the thread; ``False``: everything else; ``None``: all."""
+                 public_votes: bool = False, legal: Sequence[Command] | None = None
+                 ) -> list[ActionForm]:
+    """Forms for the legal commands of ``player`` now (``legal``: those, if the caller
+    has them already). ``thread=True``: only the votes cast in the thread; ``False``:
+    everything else; ``None``: all."""
     submissions = {s.action: s for (p, _), s in game.state.submissions.items() if p == player}
     forms: dict[str, ActionForm] = {}
-    for command in game.legal_commands(player):
+    shapes: dict[str, list[tuple[tuple[str, ...], str | None]]] = {}
+    for command in game.legal_commands(player) if legal is None else legal:
         if command.action == "post":
             continue
         in_thread = public_votes and command.action in THREAD_ACTIONS
@@ -174,17 +177,18 @@ def action_forms(game: Game, player: str, tr: Translator, *, thread: bool | None
         form.options.append(Option(encode(command.all_targets, command.choice),
                                    option_label(game, command.all_targets, command.choice, tr),
                                    selected))
+        shapes.setdefault(command.action, []).append((command.all_targets, command.choice))
     for form in forms.values():
-        _as_pair(form, submissions.get(form.action))
+        _as_pair(form, submissions.get(form.action), shapes.get(form.action, []))
     return list(forms.values())
 
 
-def _as_pair(form: ActionForm, current: Submission | None) -> None:
+def _as_pair(form: ActionForm, current: Submission | None,
+             shapes: Sequence[tuple[tuple[str, ...], str | None]]) -> None:
     """A form whose every option names two players and no choice offers two drop-downs
     of players (each player once, in the listing's order) instead of every pair. Which
     pairs are allowed stays the engine's word: two drop-downs naming the same player are
     refused by it with its reason ("Name two different players.")."""
-    shapes = [decode(o.key) for o in form.options]
     if not shapes or any(len(targets) != 2 or choice is not None for targets, choice in shapes):
         return
     players: list[str] = []

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Request
 
 from nightfall.engine.text import to_data
 from nightfall.web import pages
-from nightfall.web.routes.common import load_async, meta
+from nightfall.web.routes.common import legal_of, load_async, meta, view_of
 from nightfall.web.security import GameId, GmAccess, PlayerAccess
 
 router = APIRouter(prefix="/api")
@@ -27,7 +27,7 @@ def _command(command: Any) -> dict[str, Any]:
 @router.get("/g/{game_id}")
 async def public_view(request: Request, game_id: GameId) -> dict[str, Any]:
     game = await load_async(request, game_id)
-    return {"id": game_id, "view": to_data(game.view(None))}
+    return {"id": game_id, "view": to_data(view_of(request, game, None))}
 
 
 @router.get("/p/{token}")
@@ -35,8 +35,9 @@ async def player_view(request: Request, access: PlayerAccess
                       ) -> dict[str, Any]:
     game = await load_async(request, access.game_id)
     player = access.player or ""
-    return {"id": access.game_id, "player": player, "view": to_data(game.view(player)),
-            "legal": [_command(c) for c in game.legal_commands(player)]}
+    return {"id": access.game_id, "player": player,
+            "view": to_data(view_of(request, game, player)),
+            "legal": [_command(c) for c in legal_of(request, game, player)]}
 
 
 @router.get("/gm/{token}")

@@ -3,19 +3,23 @@ time zone, and turning engine rejections into messages."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from datetime import datetime
+from typing import Any, TypeVar
 
 from fastapi import Request
 from starlette.concurrency import run_in_threadpool
 
-from nightfall.engine import Game
+from nightfall.engine import Command, Game
 from nightfall.i18n import known_zone
 from nightfall.service import GameService
 from nightfall.store import GameMeta, UnknownGame
+from nightfall.store.cache import Loaded
 from nightfall.web.i18n import Translator, page_locale
 from nightfall.web.pages import LogEntry
 from nightfall.web.security import NotFound
+
+T = TypeVar("T")
 
 
 def service(request: Request) -> GameService:
@@ -44,7 +48,30 @@ def load(request: Request, game_id: str) -> Game:
         raise NotFound() from None
     request.state.game_meta = info
     request.state.game_log = (game_id, loaded.log)
+    request.state.game_loaded = loaded
     return loaded.game
+
+
+def remembered(request: Request, game: Game, key: Hashable, compute: Callable[[], T]) -> T:
+    """``compute()``, or what it gave for ``key`` at the same head of the same game in
+    this process (``Loaded.remember``): only for ``game`` as this request's ``load`` read
+    it, so a value is never taken for another game or head."""
+    loaded = getattr(request.state, "game_loaded", None)
+    if isinstance(loaded, Loaded) and loaded.game is game:
+        return loaded.remember(key, compute)
+    return compute()
+
+
+def view_of(request: Request, game: Game, player: str | None) -> dict[str, Any]:
+    """``game.view(player)``: the projection for that reader (``None``: the public), kept
+    under his name for this head. Shared: read it, never change it."""
+    return remembered(request, game, ("view", player), lambda: game.view(player))
+
+
+def legal_of(request: Request, game: Game, player: str) -> tuple[Command, ...]:
+    """``game.legal_commands(player)`` at this head, kept under his name."""
+    return remembered(request, game, ("legal", player),
+                      lambda: tuple(game.legal_commands(player)))
 
 
 async def load_async(request: Request, game_id: str) -> Game:

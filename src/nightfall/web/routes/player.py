@@ -18,7 +18,16 @@ from nightfall.web import csrf, forms, limits, pages
 from nightfall.web.explain import item_explanation, role_explanation
 from nightfall.web.i18n import Translator
 from nightfall.web.render import page, redirect
-from nightfall.web.routes.common import load_async, log_async, now, service, translator
+from nightfall.web.routes.common import (
+    legal_of,
+    load_async,
+    log_async,
+    now,
+    remembered,
+    service,
+    translator,
+    view_of,
+)
 from nightfall.web.routes.notify import player_panel
 from nightfall.web.routes.public import game_context
 from nightfall.web.security import Access, PlayerAccess
@@ -32,8 +41,12 @@ async def _tr(request: Request, access: Access, game: Game) -> Translator:
     return translator(request, game, access.game_id, access.player, settings=access.settings)
 
 
-def _public_votes(game: Game) -> bool:
-    return bool(pages.public_slots(game))
+def _public_slots(request: Request, game: Game) -> frozenset[str]:
+    return remembered(request, game, ("public_slots",), lambda: pages.public_slots(game))
+
+
+def _public_votes(request: Request, game: Game) -> bool:
+    return bool(_public_slots(request, game))
 
 
 def _post_block(request: Request, game: Game, player: str) -> Text | None:
@@ -49,9 +62,10 @@ async def _private_page(request: Request, access: Access, error: Text | None = N
     tr = await _tr(request, access, game)
     player = access.player or ""
     log = await log_async(request, access.game_id)
-    view = game.view(player)
+    view = view_of(request, game, player)
     me = view.get("me", {})
-    public_votes = _public_votes(game)
+    public_votes = _public_votes(request, game)
+    legal = legal_of(request, game, player)
     items = [(i["id"], i["used"], item_explanation(i["id"])) for i in me.get("items", [])]
     return page(
         request, "player.html", tr, status_code=status_code,
@@ -61,9 +75,9 @@ async def _private_page(request: Request, access: Access, error: Text | None = N
         faction=game.ruleset.faction_of(me.get("role")),
         items=items, notices=pages.notices(log, game.ruleset, player),
         action_forms=forms.action_forms(game, player, tr, thread=False,
-                                        public_votes=public_votes),
+                                        public_votes=public_votes, legal=legal),
         thread_votes=public_votes and bool(forms.action_forms(
-            game, player, tr, thread=True, public_votes=True)),
+            game, player, tr, thread=True, public_votes=True, legal=legal)),
         base=f"/p/{access.token}", events_url=f"/p/{access.token}/events",
         notify=await run_in_threadpool(player_panel, request, access))
 
@@ -79,14 +93,18 @@ async def _thread_page(request: Request, access: Access, error: Text | None = No
     tr = await _tr(request, access, game)
     player = access.player or ""
     log = await log_async(request, access.game_id)
-    public_votes = _public_votes(game)
+    slots = _public_slots(request, game)
+    public_votes = bool(slots)
+    # the thread is the same for every reader of this head (public events only)
+    entries = remembered(request, game, ("thread",), lambda: pages.thread(log, slots))
     return page(
         request, "thread.html", tr, status_code=status_code,
         **game_context(request, access.game_id, game, tr),
-        entries=pages.thread(log, pages.public_slots(game)), view=game.view(player),
+        entries=entries, view=view_of(request, game, player),
         me=player, error=error, draft=draft, base=f"/p/{access.token}",
-        vote_forms=forms.action_forms(game, player, tr, thread=True,
-                                      public_votes=public_votes) if public_votes else [],
+        vote_forms=forms.action_forms(game, player, tr, thread=True, public_votes=public_votes,
+                                      legal=legal_of(request, game, player))
+        if public_votes else [],
         post_block=_post_block(request, game, player),
         events_url=f"/p/{access.token}/events", self_url=f"/p/{access.token}/thread")
 
