@@ -32,7 +32,8 @@ _MEANING = {
     404: "Unknown page, game or link (a wrong or revoked link looks exactly the same)",
     409: "The form was made for a phase that is over (or the game is not running); nothing "
          "was changed",
-    413: "An uploaded file is over the size limit (or too many files); nothing was changed",
+    413: "The body is larger than the route reads, an uploaded file is over the size limit "
+         "or there are too many files; nothing was changed",
     415: "An uploaded file is not of a kind the route reads; nothing was changed",
     422: "An uploaded file could not be read; nothing was changed",
     429: "Too many submissions through this link; nothing was changed (see Retry-After)",
@@ -240,6 +241,8 @@ def describe(app: FastAPI) -> dict[str, Any]:
                 if known is None:
                     continue
                 answers, body = known
+                if method.upper() == "POST":  # web/bodies.py: any body past its limit
+                    answers = {**answers, 413: _answer(413, _HTML)}
                 operation["responses"] = {str(code): answer for code, answer in answers.items()}
                 if body is not None:
                     operation.update(body)
