@@ -15,6 +15,7 @@ from nightfall.engine import Command, Game, Rejected, SetupError
 from nightfall.engine import events as ev
 from nightfall.engine.text import N_, Term, Text
 from nightfall.web import csrf, forms, limits, pages
+from nightfall.web.bodies import clip
 from nightfall.web.explain import item_explanation, role_explanation
 from nightfall.web.i18n import Translator
 from nightfall.web.render import page, redirect
@@ -195,5 +196,6 @@ async def post(request: Request, access: PlayerAccess) -> Response:
         except (Rejected, SetupError) as rejected:
             error = rejected.reason
     if error is not None:
-        return await _thread_page(request, access, error, status_code, draft=text)
+        return await _thread_page(request, access, error, status_code,
+                                  draft=clip(text, POST_LIMIT))
     return redirect(request, f"/p/{access.token}/thread#bottom")

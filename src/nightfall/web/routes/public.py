@@ -15,6 +15,7 @@ from nightfall.engine.text import N_, Text
 from nightfall.i18n import SUPPORTED_LOCALES, known_zone
 from nightfall.notify.contacts import BadContact
 from nightfall.web import csrf, pages
+from nightfall.web.bodies import clip
 from nightfall.web.i18n import Translator, supported
 from nightfall.web.render import page, redirect
 from nightfall.web.routes.common import (
@@ -36,6 +37,7 @@ from nightfall.web.texts import (
 
 router = APIRouter()
 NAME_LIMIT, DESCRIPTION_LIMIT = 40, 200
+ZONE_LIMIT = 64  # the longest time zone name
 
 #: time zones offered at sign-up (any IANA name typed in is accepted too)
 COMMON_ZONES = ("Europe/Berlin", "Europe/Vienna", "Europe/Zurich", "Europe/London",
@@ -109,7 +111,8 @@ async def signup(request: Request, game_id: GameId) -> Response:
         error = Text(N_("The description has at most {limit} characters."),
                      {"limit": DESCRIPTION_LIMIT})
     elif values["timezone"] and known_zone(values["timezone"]) is None:
-        error = Text(N_("Unknown time zone {zone}."), {"zone": values["timezone"]})
+        error = Text(N_("Unknown time zone {zone}."),
+                     {"zone": clip(values["timezone"], ZONE_LIMIT)})
     if error is None:
         try:
             token = await run_in_threadpool(
@@ -120,8 +123,11 @@ async def signup(request: Request, game_id: GameId) -> Response:
             error = rejected.reason
         except BadContact as bad:  # an unusable address: nothing was written
             error = bad.text
-    if error is not None:
-        return _signup_page(request, game_id, game, tr, error, values, status_code=400)
+    if error is not None:  # written back for correction, but never more than fits
+        shown = {key: clip(value, limit) for (key, value), limit in zip(
+            values.items(), (NAME_LIMIT, DESCRIPTION_LIMIT, ZONE_LIMIT, 8, 320),
+            strict=True)}
+        return _signup_page(request, game_id, game, tr, error, shown, status_code=400)
     if values["email"]:
         return redirect(request, f"/p/{token}", Text(N_(
             "Welcome, {name}! This page is your private link: bookmark it and show it to "
