@@ -43,6 +43,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     # since its scripts would come from a CDN that the Content-Security-Policy forbids
     app = FastAPI(title="Nightfall", docs_url=None, redoc_url=None, openapi_url="/openapi.json",
                   dependencies=[Depends(bodies.bounded_body),
+                                Depends(bodies.decodable_form),
                                 Depends(bodies.bounded_fields),
                                 Depends(forms.usable_characters)])
     app.state.settings = settings
@@ -124,6 +125,13 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
                     title=tr(N_("Too large")), message=tr(error.message, **error.params),
                     back=request.url.path.rsplit("/", 1)[0] if error.upload else
                     request.url.path)
+
+    @app.exception_handler(bodies.Undecodable)
+    async def undecodable(request: Request, error: bodies.Undecodable) -> Response:
+        tr = Translator(page_locale(request))
+        return page(request, "error.html", tr, status_code=400, headers=PRIVATE_HEADERS,
+                    title=tr(N_("Not understood")), message=tr(error.message),
+                    back=request.url.path)
 
     @app.exception_handler(bodies.FieldTooLong)
     async def field_too_long(request: Request, error: bodies.FieldTooLong) -> Response:
