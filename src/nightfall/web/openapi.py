@@ -165,6 +165,8 @@ ROUTES: dict[tuple[str, str], tuple[dict[int | str, dict[str, Any]], dict[str, A
     ("GET", "/g/{game_id}/reveal"): (pages(403, 404), None),
     ("GET", "/p/{token}"): (pages(404), None),
     ("GET", "/p/{token}/thread"): (pages(404), None),
+    ("GET", "/p/{token}/thread/entries"): (pages(404), None),
+    ("GET", "/g/{game_id}/entries"): (pages(404), None),
     ("POST", "/p/{token}/act"): (pages(303, 400, 403, 404, 409, 429), form(
         {"action": text(40, minLength=1), "option": text(minLength=1), "text": text(4000),
          "first": text(200, minLength=1), "second": text(200, minLength=1),

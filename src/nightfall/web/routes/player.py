@@ -19,6 +19,7 @@ from nightfall.web.bodies import clip
 from nightfall.web.explain import item_explanation, role_explanation
 from nightfall.web.i18n import Translator
 from nightfall.web.render import page, redirect
+from nightfall.web.routes import public
 from nightfall.web.routes.common import load_async, log_async, now, service, translator
 from nightfall.web.routes.notify import player_panel
 from nightfall.web.routes.public import game_context
@@ -81,10 +82,13 @@ async def _thread_page(request: Request, access: Access, error: Text | None = No
     player = access.player or ""
     log = await log_async(request, access.game_id)
     public_votes = _public_votes(game)
+    entries = pages.thread(log, pages.public_slots(game))
     return page(
         request, "thread.html", tr, status_code=status_code,
         **game_context(request, access.game_id, game, tr),
-        entries=pages.thread(log, pages.public_slots(game)), view=game.view(player),
+        thread_page=pages.thread_page(
+            entries, pages.page_number(request.query_params.get("page"))),
+        view=game.view(player),
         me=player, error=error, draft=draft, base=f"/p/{access.token}",
         vote_forms=forms.action_forms(game, player, tr, thread=True,
                                       public_votes=public_votes) if public_votes else [],
@@ -95,6 +99,17 @@ async def _thread_page(request: Request, access: Access, error: Text | None = No
 @router.get("/p/{token}/thread", response_class=HTMLResponse)
 async def thread_page(request: Request, access: PlayerAccess) -> Response:
     return await _thread_page(request, access)
+
+
+@router.get("/p/{token}/thread/entries", response_class=HTMLResponse)
+async def thread_entries(request: Request, access: PlayerAccess) -> Response:
+    """The live update of the player's thread page (``?after=N``, see
+    :func:`nightfall.web.routes.public.thread_entries`)."""
+    game = await load_async(request, access.game_id)
+    tr = await _tr(request, access, game)
+    log = await log_async(request, access.game_id)
+    return public.thread_entries(request, tr, access.game_id, game, pages.thread(
+        log, pages.public_slots(game)), game.view(access.player or ""))
 
 
 def _stale(game: Game, form: Any) -> Text | None:

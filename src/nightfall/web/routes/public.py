@@ -69,10 +69,40 @@ async def public_thread(request: Request, game_id: GameId) -> Response:
     game = await load_async(request, game_id)
     tr = translator(request, game)
     log = await log_async(request, game_id)
+    entries = pages.thread(log, pages.public_slots(game))
     return page(request, "thread.html", tr, **game_context(request, game_id, game, tr),
-                entries=pages.thread(log, pages.public_slots(game)),
+                thread_page=pages.thread_page(
+                    entries, pages.page_number(request.query_params.get("page"))),
                 view=game.view(None), me=None, vote_forms=[], post_block=None,
                 events_url=f"/g/{game_id}/events", self_url=f"/g/{game_id}")
+
+
+@router.get("/g/{game_id}/entries", response_class=HTMLResponse)
+async def public_thread_entries(request: Request, game_id: GameId) -> Response:
+    """What a reader of the newest page is missing (``?after=N``): see
+    :func:`thread_entries`."""
+    game = await load_async(request, game_id)
+    tr = translator(request, game)
+    log = await log_async(request, game_id)
+    return thread_entries(request, tr, game_id, game, pages.thread(
+        log, pages.public_slots(game)), game.view(None))
+
+
+def thread_entries(request: Request, tr: Translator, game_id: str, game: Any,
+                   entries: list[pages.ThreadEntry], view: Any) -> Response:
+    """The live update of a thread page: the entries after number ``?after=N``, the
+    votes they replaced and the head, as htmx swaps (``thread_entries.html``), instead
+    of the whole page for every post. More than a page of them (a reader away for long,
+    or a junk ``after``): the page reloads itself (``HX-Refresh``)."""
+    after = pages.page_number(request.query_params.get("after"))
+    new, replaced = pages.thread_since(entries, 0 if after is None else after)
+    if after is None or len(new) > pages.THREAD_PAGE_SIZE:
+        return Response(status_code=200, headers={"HX-Refresh": "true"},
+                        media_type="text/html")
+    return page(request, "thread_entries.html", tr,
+                **game_context(request, game_id, game, tr), entries=new,
+                replaced=replaced, view=view,
+                after=new[-1].number if new else after)
 
 
 @router.get("/g/{game_id}/signup", response_class=HTMLResponse)
