@@ -27,7 +27,7 @@ cat > mypyc.ini <<'EOF'
 python_version = 3.11
 strict = True
 untyped_calls_exclude = distributed
-[mypy-babel.*,pymorphy3.*]
+[mypy-babel.*,pymorphy3.*,icu,icu.*]
 ignore_missing_imports = True
 EOF
 modules=$(find nightfall/engine nightfall/rulesets -name '*.py' ! -name '__init__.py' | sort)

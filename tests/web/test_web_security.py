@@ -227,6 +227,8 @@ def test_a_live_update_names_no_log_position_except_to_the_gm(env: Env, small: S
 @pytest.mark.parametrize(("name", "reason"), [
     ("Ａnn", "The name Ａnn is already taken."),  # full-width A: Ann to the eye
     ("ＡＮＮ", "The name ＡＮＮ is already taken."),
+    ("\u0410nn", "looks too much like Ann"),  # a Cyrillic А (UTS #39 skeleton)
+    ("An\u0336n", "marks that form no letter"),  # an overlay through the n
     ("*", "A name needs at least one letter or digit."),  # the GM's "every player"
     ("---", "A name needs at least one letter or digit."),
 ])

@@ -10,6 +10,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ import pytest
 from selectolax.lexbor import LexborHTMLParser
 
 from nightfall.engine import events as ev
+from nightfall.forum import limits
 from nightfall.web.votecount import MAX_FILE_BYTES
 from webkit import Env, csrf_of, make_env
 
@@ -161,6 +163,15 @@ ERRORS: list[tuple[str, list[tuple[str, bytes]], dict[str, str], int, str]] = [
     ("garbled", [("cut.html", PAGE.read_bytes()[:3000])], {}, 422, "cut.html"),
     ("empty", [("empty.bbcode", b"  \n")], {}, 400, "empty.bbcode"),
     ("oversized", [("huge.html", b" " * (MAX_FILE_BYTES + 1))], {}, 413, "5 MB"),
+    # issue 18: 200,000 nested blockquotes took two minutes of CPU before a 415
+    ("nested too deep", [("deep.html", b"<html><body>" + b"<blockquote>" * 200_000
+                          + b"</blockquote>" * 200_000 + b"</body></html>")], {}, 422,
+     "deep.html verschachtelt sein Markup tiefer als 400 Ebenen"),
+    ("too many files", [(f"p{i}.html", PAGE.read_bytes()) for i in range(31)], {}, 413,
+     "Höchstens 30 Dateien"),
+    ("too much markup", [(f"p{i}.html", PAGE.read_bytes().replace(
+        b'<div class="content">', b'<div class="content">' + b"<b>x</b>" * 60_000, 1))
+        for i in range(5)], {}, 422, "p4.html"),
     ("one good, one bad", [(PAGE.name, PAGE.read_bytes()), ("notes.txt", b"just notes")],
      {}, 415, "notes.txt"),
     ("bad time", [(PAGE.name, PAGE.read_bytes())], {"since": "gestern"}, 400, "gestern"),
@@ -182,6 +193,26 @@ def test_errors_are_clear_and_change_nothing(forum: Forum, case: str,
     error = LexborHTMLParser(response.text).css_first("#error")
     assert error is not None and named in error.text(), error.text() if error else case
     assert "votecount-result" not in response.text
+    assert forum.head() == before
+
+
+def test_hostile_uploads_are_answered_quickly(forum: Forum) -> None:
+    """The hostile cases above each in a few seconds (the unfixed server: minutes)."""
+    deep = b"<html><body>" + b"<div>" * 100_000 + b"</div>" * 100_000 + b"</body></html>"
+    started = time.monotonic()
+    response = forum.count([(f"deep{i}.html", deep) for i in range(10)])
+    assert response.status_code == 422 and "deep0.html" in response.text
+    assert time.monotonic() - started < 10
+
+
+def test_a_request_larger_than_a_count_reads_is_refused_before_it_is_read(
+    forum: Forum
+) -> None:
+    before = forum.head()
+    big = b"x" * (MAX_FILE_BYTES - 100)
+    response = forum.count([(f"big{i}.bbcode", big) for i in range(3)])
+    assert response.status_code == 413, response.text[:300]
+    assert f"mehr als {limits.MAX_TOTAL_MB} MB" in response.text  # the game's language
     assert forum.head() == before
 
 

@@ -114,7 +114,9 @@ def votecount(
         PlayerListError,
         Post,
         count_votes,
+        limits,
         read_file,
+        read_page,
         render_bbcode,
         zone,
     )
@@ -212,10 +214,32 @@ def votecount(
               "--cookie/--header")
     posts: list[Post] = []
     usable = 0
+    total = 0
+    files = [source for source in pages if not _is_address(source)]
+    try:  # the same limits as the GM's page (forum/limits.py), before anything is parsed
+        limits.check_request([(source, 0) for source in files])
+    except limits.LimitExceeded as error:
+        _fail(lang, _say(lang, error.msgid, **error.params))
+    budget = limits.Budget()  # one count's work, all files together
     for source in pages:
-        read = _read_address(source, zone_info, credentials, lang) if _is_address(source) \
-            else [read_file(Path(source), zone_info)]
+        if _is_address(source):
+            read = _read_address(source, zone_info, credentials, lang)
+        else:
+            path = Path(source)
+            try:
+                data = limits.read_limited(path)
+                total += len(data)
+                limits.check_total(total)
+            except OSError:
+                read = [read_file(path, zone_info)]  # says why it cannot be read
+            except limits.LimitExceeded as error:
+                _fail(lang, _say(lang, error.msgid, **error.params))
+            else:
+                read = [read_page(data, source, zone_info, budget)]
         for page in read:
+            if page.refused is not None:  # too deep or too much: no parser saw it
+                msgid, params = page.refused
+                _fail(lang, _say(lang, msgid, **dict(params)))
             for issue in page.issues:
                 typer.echo(f"warning: {issue}", err=True)
             if page.usable:

@@ -17,6 +17,7 @@ from typing import Any
 from nightfall.engine import events as ev
 from nightfall.engine.commands import Command
 from nightfall.engine.errors import Rejected, SetupError
+from nightfall.engine.names import name_keys, name_problem
 from nightfall.engine.phase import ENDED, SETUP, SIGNUP, Phase
 from nightfall.engine.rng import draw_index
 from nightfall.engine.ruleset import Ruleset, Step
@@ -222,8 +223,19 @@ class Game:
         if not any(c.isalnum() for c in name):
             # "*" is the GM's "every player" on the links form; "---" no vote can name
             raise Rejected(N_("A name needs at least one letter or digit."))
-        if any(_name_key(p) == _name_key(name) for p in self.state.players):
-            raise Rejected(N_("The name {name} is already taken."), name=name)
+        keys = name_keys(name)
+        for taken in self.state.players:
+            if not keys & name_keys(taken):
+                continue
+            if unicodedata.normalize("NFKC", taken).casefold() == (
+                    unicodedata.normalize("NFKC", name).casefold()):
+                raise Rejected(N_("The name {name} is already taken."), name=name)
+            # a look-alike ("Аsteria" with a Cyrillic А): names the player it mimics
+            raise Rejected(N_("The name {name} looks too much like {taken}, who has "
+                              "already signed up."), name=name, taken=taken)
+        problem = name_problem(name)  # mixed alphabets, marks that form no letter
+        if problem is not None:
+            raise Rejected(problem)
         if len(self.state.players) >= self.ruleset.max_players:
             raise Rejected(N_("The game is full ({count} players)."), count=len(self.state.players))
         self._record(ev.PlayerJoined(name, description))
@@ -506,8 +518,3 @@ class Game:
     def legal_commands(self, player: str) -> list[Command]:
         return self.ruleset.legal_commands(self.state, player)
 
-
-def _name_key(name: str) -> str:
-    """What two names are compared by: "Ａnn" (full-width) or "ANN" is Ann again, so a
-    stranger cannot sign up as a look-alike of a player and post or vote as him."""
-    return unicodedata.normalize("NFKC", name).casefold()

@@ -71,9 +71,9 @@ def known_zone(name: object) -> ZoneInfo | None:
     it is unset or names no zone this machine knows, so a bad value shows times in the
     default zone (or is refused by whoever validates it, e.g.
     :meth:`~nightfall.engine.ruleset.Ruleset.check_options`) instead of failing a page."""
-    if not isinstance(name, str) or not name:
+    if not isinstance(name, str) or not name or len(name) > 64:  # no zone name is longer
         return None
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name too long for a path
         return None

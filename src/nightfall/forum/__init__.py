@@ -14,9 +14,11 @@ Modules: ``model`` (the Post and its content tree), ``detect`` (decoding, format
 detection, reading a file), ``phpbb`` / ``vbulletin`` / ``xenforo`` / ``discourse`` /
 ``exports`` (one parser per source), ``html_tree`` and ``bbcode`` (markup to content tree),
 ``dates``, ``colors``, ``names``, ``content`` (own text, red runs), ``votes`` (vote marks),
-``rules`` (per rule set), ``count``, ``report`` (BBCode and JSON).
+``rules`` (per rule set), ``count``, ``report`` (BBCode and JSON), ``limits`` (how much
+one count may read: files, bytes, nesting; checked before any parser).
 """
 
+from nightfall.forum import limits
 from nightfall.forum.colors import is_red
 from nightfall.forum.count import CastVote, InvalidVote, Reason, Unresolved, VoteCount, count_votes
 from nightfall.forum.dates import zone
@@ -47,6 +49,7 @@ __all__ = [
     "VoteRules",
     "count_votes",
     "is_red",
+    "limits",
     "name_key",
     "read_file",
     "read_page",

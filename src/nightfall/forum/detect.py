@@ -17,7 +17,7 @@ from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser
 
-from nightfall.forum import discourse, exports, phpbb, vbulletin, xenforo, xenforo1
+from nightfall.forum import discourse, exports, limits, phpbb, vbulletin, xenforo, xenforo1
 from nightfall.forum.errors import ForumInputError
 from nightfall.forum.model import InputIssue, Page
 from nightfall.forum.parsing import ParseContext, Parsed
@@ -56,31 +56,45 @@ def decode(data: bytes) -> str:
     return data.decode("cp1252", errors="replace")
 
 
-def read_file(path: Path, tz: tzinfo) -> Page:
-    """Read one file; problems come back as issues, never as exceptions."""
+def read_file(path: Path, tz: tzinfo, budget: limits.Budget | None = None) -> Page:
+    """Read one file, at most ``limits.MAX_FILE_BYTES`` of it (``/dev/zero`` is a file
+    too); problems come back as issues, never as exceptions."""
     try:
-        data = path.read_bytes()
+        data = limits.read_limited(path)
     except OSError as error:
         reason = error.strerror or type(error).__name__
         return Page(str(path), None, issues=(InputIssue(str(path), None,
                                                         f"cannot read: {reason}"),))
-    return read_page(data, str(path), tz)
+    except limits.LimitExceeded as error:
+        return _refused(str(path), error)
+    return read_page(data, str(path), tz, budget)
 
 
-def read_page(data: bytes | str, name: str, tz: tzinfo) -> Page:
+def _refused(name: str, error: limits.LimitExceeded) -> Page:
+    return Page(name, None, issues=(InputIssue(name, None, str(error)),),
+                refused=(error.msgid, tuple(error.params.items())))
+
+
+def read_page(data: bytes | str, name: str, tz: tzinfo,
+              budget: limits.Budget | None = None) -> Page:
     """Detect the format of ``data`` and read its posts (``tz``: the forum's zone unless the
-    page states one). Never raises: every problem is an issue of the returned page."""
+    page states one). Never raises: every problem is an issue of the returned page; a page
+    beyond a limit of :mod:`nightfall.forum.limits` is ``refused`` unread (``budget``: what
+    is left of the count's work, shared by its files)."""
     try:
-        return _read(data, name, tz)
+        return _read(data, name, tz, budget)
+    except limits.LimitExceeded as error:
+        return _refused(name, error)
     except (ForumInputError, ValueError, TypeError, KeyError, IndexError, AttributeError,
             RecursionError, MemoryError) as error:
         return Page(name, None, issues=(InputIssue(
             name, None, f"unreadable ({type(error).__name__}: {error})"),))
 
 
-def _read(data: bytes | str, name: str, tz: tzinfo) -> Page:
+def _read(data: bytes | str, name: str, tz: tzinfo, budget: limits.Budget | None) -> Page:
     text = decode(data) if isinstance(data, bytes) else data
     text = text.replace("\x00", "")
+    limits.check_markup(name, text, budget)  # before any parser (deep markup: quadratic)
     ctx = ParseContext(name, tz)
     if not text.strip():
         return _page(name, None, Parsed(), extra="empty file")

@@ -146,6 +146,9 @@ class Page:
     format: str | None
     posts: tuple[Post, ...] = ()
     issues: tuple[InputIssue, ...] = field(default=())
+    refused: tuple[str, tuple[tuple[str, object], ...]] | None = None
+    """Set when the file was refused unread for a limit of :mod:`nightfall.forum.limits`
+    (its nesting, its size): the msgid and its parameters, for the caller's language."""
 
     @property
     def usable(self) -> bool:

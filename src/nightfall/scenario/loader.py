@@ -26,6 +26,11 @@ class ScenarioError(ValueError):
     """The scenario file itself is invalid; nothing of it runs."""
 
 
+#: the largest scenario file read (the longest in tests/scenarios has a few kB); a larger
+#: one, or a device such as /dev/zero, is refused after reading no more than this
+MAX_SCENARIO_BYTES = 1024 * 1024
+
+
 @dataclass(frozen=True)
 class LoadedScenario:
     path: str
@@ -36,13 +41,29 @@ class LoadedScenario:
 def load_scenario(path: str | Path) -> LoadedScenario:
     name = str(path)
     try:
-        source = Path(path).read_text(encoding="utf-8")
+        with Path(path).open("rb") as stream:
+            data = stream.read(MAX_SCENARIO_BYTES + 1)
+        if len(data) > MAX_SCENARIO_BYTES:
+            raise ScenarioError(f"{name}: the file is larger than "
+                                f"{MAX_SCENARIO_BYTES // 1024 // 1024} MB, more than a "
+                                f"scenario can be")
+        source = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise ScenarioError(f"{name}: cannot read the file: {error}") from None
     return parse_scenario(source, name)
 
 
 def parse_scenario(source: str, name: str = "<scenario>") -> LoadedScenario:
+    """The checked scenario of ``source``; any problem is a :class:`ScenarioError` (a
+    number of thousands of digits and lists nested thousands deep too, never a crash)."""
+    try:
+        return _parse(source, name)
+    except RecursionError:
+        raise ScenarioError(f"{name}: not a usable scenario: its lists or mappings are "
+                            f"nested too deeply") from None
+
+
+def _parse(source: str, name: str) -> LoadedScenario:
     try:
         root = yaml.compose(source, Loader=yaml.SafeLoader)
         data = yaml.safe_load(source)
@@ -57,6 +78,9 @@ def parse_scenario(source: str, name: str = "<scenario>") -> LoadedScenario:
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         problem = getattr(error, "problem", None) or str(error)
         raise ScenarioError(f"{name}: not valid YAML{where}: {problem}") from None
+    except ValueError:  # Python's int() refuses more than 4300 digits
+        raise ScenarioError(f"{name}: not a usable scenario: a number has more digits than "
+                            f"any value of a scenario may have") from None
     if not isinstance(data, dict):
         raise ScenarioError(f"{name}: the file must be a mapping with ruleset, players, steps")
     locate = _Locator(name, root)

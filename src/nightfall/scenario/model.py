@@ -75,7 +75,8 @@ class ExpectStep(Strict):
 
 class Scenario(Strict):
     ruleset: Literal["changelings", "island"]
-    seed: int = 0
+    #: SplitMix64 takes 64 bits (engine/rng.py); a longer number is no other game
+    seed: int = Field(default=0, ge=0, lt=2**64)
     locale: str = "en"
     options: dict[str, Any] = {}
     players: list[PlayerSpec] = Field(min_length=1)

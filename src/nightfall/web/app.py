@@ -10,12 +10,13 @@ from pathlib import Path
 from fastapi import Depends, FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 
 from nightfall.engine.text import N_
 from nightfall.notify.config import NotifyConfig
 from nightfall.service import Clock, GameService
 from nightfall.service.forum_link import ForumLinks
-from nightfall.web import csrf, forms, limits, openapi
+from nightfall.web import bodies, csrf, forms, limits, openapi
 from nightfall.web.i18n import LANG_COOKIE, Translator, page_locale, supported
 from nightfall.web.render import page, read_flash
 from nightfall.web.routes import api, gm, gm_forum, notify, player, public, sse
@@ -41,7 +42,10 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     # the schema is served (``/openapi.json``, see :mod:`nightfall.web.openapi`); no docs UI,
     # since its scripts would come from a CDN that the Content-Security-Policy forbids
     app = FastAPI(title="Nightfall", docs_url=None, redoc_url=None, openapi_url="/openapi.json",
-                  dependencies=[Depends(forms.usable_characters)])
+                  dependencies=[Depends(bodies.bounded_body),
+                                Depends(bodies.decodable_form),
+                                Depends(bodies.bounded_fields),
+                                Depends(forms.usable_characters)])
     app.state.settings = settings
     app.state.service = service or GameService(url=settings.database_url, clock=clock,
                                                notify=_notify_config(settings))
@@ -111,6 +115,29 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         tr = Translator(page_locale(request))
         return page(request, "error.html", tr, status_code=400, headers=PRIVATE_HEADERS,
                     title=tr(N_("Not understood")), message=tr(error.message),
+                    back=request.url.path)
+
+    @app.exception_handler(bodies.BodyTooLarge)
+    async def too_large(request: Request, error: bodies.BodyTooLarge) -> Response:
+        game_locale = await run_in_threadpool(bodies.game_locale, request)
+        tr = Translator(page_locale(request, game_locale))
+        return page(request, "error.html", tr, status_code=413, headers=PRIVATE_HEADERS,
+                    title=tr(N_("Too large")), message=tr(error.message, **error.params),
+                    back=request.url.path.rsplit("/", 1)[0] if error.upload else
+                    request.url.path)
+
+    @app.exception_handler(bodies.Undecodable)
+    async def undecodable(request: Request, error: bodies.Undecodable) -> Response:
+        tr = Translator(page_locale(request))
+        return page(request, "error.html", tr, status_code=400, headers=PRIVATE_HEADERS,
+                    title=tr(N_("Not understood")), message=tr(error.message),
+                    back=request.url.path)
+
+    @app.exception_handler(bodies.FieldTooLong)
+    async def field_too_long(request: Request, error: bodies.FieldTooLong) -> Response:
+        tr = Translator(page_locale(request))
+        return page(request, "error.html", tr, status_code=400, headers=PRIVATE_HEADERS,
+                    title=tr(N_("Not understood")), message=tr(error.message, **error.params),
                     back=request.url.path)
 
     @app.exception_handler(limits.TooManySubmissions)

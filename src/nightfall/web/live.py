@@ -15,7 +15,8 @@ process and keeps the plain polling path (no hub).
 The same connection listens on ``nightfall_tokens``: a commit that revoked or reissued a
 private link (any process's, or the GM command line's) clears this process's token cache.
 The token cache is on only while the connection listens (``TokenCache.enable``), since a
-revocation sent while it was away would be missed.
+revocation sent while it was away would be missed. Such a notification also wakes every
+stream of this process, which then checks its own link and ends if it was revoked.
 """
 
 from __future__ import annotations
@@ -169,6 +170,7 @@ class LiveHub:
                     if notify.channel == TOKENS_CHANNEL:
                         if self.tokens is not None:
                             self.tokens.clear()
+                        self.wake_all()  # each private stream re-checks its link now
                         continue
                     self.dispatch(notify.payload)
                 # a silent cut shows up here (no answer in time), then we reconnect

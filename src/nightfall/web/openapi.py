@@ -32,7 +32,8 @@ _MEANING = {
     404: "Unknown page, game or link (a wrong or revoked link looks exactly the same)",
     409: "The form was made for a phase that is over (or the game is not running); nothing "
          "was changed",
-    413: "An uploaded file is over the size limit (or too many files); nothing was changed",
+    413: "The body is larger than the route reads, an uploaded file is over the size limit "
+         "or there are too many files; nothing was changed",
     415: "An uploaded file is not of a kind the route reads; nothing was changed",
     422: "An uploaded file could not be read; nothing was changed",
     429: "Too many submissions through this link; nothing was changed (see Retry-After)",
@@ -166,6 +167,8 @@ ROUTES: dict[tuple[str, str], tuple[dict[int | str, dict[str, Any]], dict[str, A
     ("GET", "/g/{game_id}/reveal"): (pages(403, 404), None),
     ("GET", "/p/{token}"): (pages(404), None),
     ("GET", "/p/{token}/thread"): (pages(404), None),
+    ("GET", "/p/{token}/thread/entries"): (pages(404), None),
+    ("GET", "/g/{game_id}/entries"): (pages(404), None),
     ("POST", "/p/{token}/act"): (pages(303, 400, 403, 404, 409, 429), form(
         {"action": text(40, minLength=1), "option": text(minLength=1), "text": text(4000),
          "first": text(200, minLength=1), "second": text(200, minLength=1),
@@ -242,6 +245,8 @@ def describe(app: FastAPI) -> dict[str, Any]:
                 if known is None:
                     continue
                 answers, body = known
+                if method.upper() == "POST":  # web/bodies.py: any body past its limit
+                    answers = {**answers, 413: _answer(413, _HTML)}
                 operation["responses"] = {str(code): answer for code, answer in answers.items()}
                 if body is not None:
                     operation.update(body)

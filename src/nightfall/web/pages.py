@@ -44,6 +44,9 @@ class ThreadEntry:
     action: str | None = None
     targets: tuple[str, ...] = ()
     latest: bool = True
+    number: int = 0
+    """The entry's place in the thread (1, 2, …): what pages and live updates count by.
+    Never the log's seq, whose gaps would count the hidden events in between."""
 
 
 def thread(log: Sequence[LogEntry], public_slots: frozenset[str]) -> list[ThreadEntry]:
@@ -68,6 +71,8 @@ def thread(log: Sequence[LogEntry], public_slots: frozenset[str]) -> list[Thread
                                        action=event.action, targets=event.targets))
         elif isinstance(event, ev.SubmissionWithdrawn) and event.slot in public_slots:
             entries.append(ThreadEntry("unvote", seq, at, phase, event.player, action="unvote"))
+    for number, entry in enumerate(entries, start=1):
+        entry.number = number
     seen: set[tuple[str | None, str]] = set()
     for entry in reversed(entries):
         if entry.kind in ("vote", "unvote"):
@@ -75,6 +80,82 @@ def thread(log: Sequence[LogEntry], public_slots: frozenset[str]) -> list[Thread
             entry.latest = key not in seen
             seen.add(key)
     return entries
+
+
+#: entries on one page of the thread (a day of a busy game has a few hundred)
+THREAD_PAGE_SIZE = 50
+
+
+@dataclass(frozen=True)
+class ThreadPage:
+    """One page of the thread: pages are numbered from the oldest (1) to the newest."""
+
+    entries: list[ThreadEntry]
+    number: int
+    count: int
+    total: int
+    """How many entries the whole thread has."""
+
+    @property
+    def newest(self) -> bool:
+        return self.number == self.count
+
+    @property
+    def after(self) -> int:
+        """The number of the page's last entry: live updates append what comes after."""
+        return self.entries[-1].number if self.entries else 0
+
+
+def page_number(raw: object) -> int | None:
+    """The page asked for in a query (``?page=3``); ``None`` (the newest) for anything
+    that is not a page number — a link is never an error."""
+    if isinstance(raw, str) and raw.isdigit() and len(raw) <= 9:
+        return int(raw)
+    return None
+
+
+def page_slice(total: int, number: int | None, size: int = THREAD_PAGE_SIZE
+               ) -> tuple[slice, int, int]:
+    """Which of ``total`` items page ``number`` holds, the page's number and how many
+    pages there are (``None`` or past the end: the newest; before the start: the first).
+    The newest page is full from the end, so the oldest is the one that may be short."""
+    count = max(1, -(-total // size))
+    chosen = count if number is None else min(max(number, 1), count)
+    end = total - (count - chosen) * size
+    return slice(max(end - size, 0), end), chosen, count
+
+
+def thread_page(entries: Sequence[ThreadEntry], number: int | None,
+                size: int = THREAD_PAGE_SIZE) -> ThreadPage:
+    """Page ``number`` of the thread's ``entries`` (see :func:`page_slice`)."""
+    part, chosen, count = page_slice(len(entries), number, size)
+    return ThreadPage(list(entries[part]), chosen, count, len(entries))
+
+
+def paged_view(view: dict[str, Any], number: int | None) -> dict[str, Any]:
+    """A view (as data) with only page ``number`` of its ``thread``, and ``thread_page``
+    saying which: the API's answer stays the same size however long the game runs."""
+    thread = view.get("thread")
+    if not isinstance(thread, list):
+        return view
+    part, chosen, count = page_slice(len(thread), number)
+    return {**view, "thread": thread[part],
+            "thread_page": {"number": chosen, "count": count, "size": THREAD_PAGE_SIZE,
+                            "total": len(thread)}}
+
+
+def thread_since(entries: Sequence[ThreadEntry], after: int
+                 ) -> tuple[list[ThreadEntry], list[ThreadEntry]]:
+    """What a reader who has the thread up to entry number ``after`` is missing: the new
+    entries, and his entries whose vote a new one replaced (now shown as superseded)."""
+    new = [e for e in entries if e.number > after]
+    replaced_keys = {(e.player, e.phase) for e in new if e.kind in ("vote", "unvote")}
+    last_before: dict[tuple[str | None, str], ThreadEntry] = {}
+    for entry in entries:
+        if entry.number <= after and entry.kind in ("vote", "unvote"):
+            last_before[(entry.player, entry.phase)] = entry
+    replaced = [entry for key, entry in last_before.items() if key in replaced_keys]
+    return new, replaced
 
 
 #: what each public vote is about, as the tally's heading and a vote's line in the thread

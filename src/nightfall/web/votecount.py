@@ -35,20 +35,18 @@ from nightfall.forum import (
     Unresolved,
     VoteCount,
     count_votes,
+    limits,
     read_page,
     render_bbcode,
     zone,
 )
 from nightfall.forum.errors import DateError
+from nightfall.forum.limits import MAX_FILE_BYTES, LimitExceeded
 from nightfall.forum.report import REASONS
 from nightfall.service.votecount import GameCount, SubmittedVote, parse_alias, parse_when
 from nightfall.web import csrf
 from nightfall.web.i18n import Translator
 
-#: the largest saved page accepted (a phpBB page of 50 posts is about 0.3 MB)
-MAX_FILE_MB = 5
-MAX_FILE_BYTES = MAX_FILE_MB * 1024 * 1024
-MAX_FILES = 30
 ALIASES_LIMIT = 5000
 TIME_FORMAT = "%Y-%m-%d %H:%M"
 
@@ -64,6 +62,13 @@ class CountError(Exception):
         self.params = params
         self.reason = reason
         """A text of its own (the forum's words on the names) shown as ``{reason}``."""
+
+    @classmethod
+    def of_limit(cls, status: int, msgid: str, params: Any) -> CountError:
+        """The error for a limit of :mod:`nightfall.forum.limits` (its msgid, params)."""
+        error = cls(status, msgid)
+        error.params = dict(params)
+        return error
 
     def text(self, tr: Translator) -> Text:
         """The message, its ``reason`` rendered in the page's language."""
@@ -139,22 +144,24 @@ def _shown(moment: datetime | None, tz: tzinfo) -> str:
 
 # -- reading the form ---------------------------------------------------------------------
 async def read_uploads(form: Any) -> list[Upload]:
-    """The uploaded files (``pages``), each read up to the size limit."""
+    """The uploaded files (``pages``), each read up to the size limit, within the limits of
+    one count (:mod:`nightfall.forum.limits`: files, bytes, nesting)."""
     files = [f for f in form.getlist("pages") if isinstance(f, UploadFile) and f.filename]
     if not files:  # a form sent without a chosen file carries one part without a name
         raise CountError(400, N_("Choose at least one saved page of the forum thread."))
-    if len(files) > MAX_FILES:
-        raise CountError(413, N_("At most {limit} files at once. Nothing was counted."),
-                         limit=MAX_FILES)
-    uploads = []
-    for upload in files:
-        name = _file_name(upload.filename or "")
-        data = await upload.read(MAX_FILE_BYTES + 1)
-        if len(data) > MAX_FILE_BYTES:
-            raise CountError(413, N_("{file} is larger than {limit} MB, the most a saved "
-                                     "thread page may have. Nothing was counted."),
-                             file=name, limit=MAX_FILE_MB)
-        uploads.append(Upload(name, data))
+    try:
+        limits.check_request([(_file_name(f.filename or ""), 0) for f in files])
+        uploads = []
+        total = 0
+        for upload in files:
+            name = _file_name(upload.filename or "")
+            data = await upload.read(MAX_FILE_BYTES + 1)
+            limits.check_file_size(name, len(data))
+            total += len(data)
+            limits.check_total(total)
+            uploads.append(Upload(name, data))
+    except LimitExceeded as error:
+        raise CountError.of_limit(413, error.msgid, error.params) from None
     return uploads
 
 
@@ -194,8 +201,12 @@ def _aliases(text: str) -> dict[str, list[str]]:
 def read_pages(uploads: Sequence[Upload], tz: tzinfo) -> list[Page]:
     """Every file as a thread page, or an error naming the first that is none."""
     pages = []
+    budget = limits.Budget()  # one count's work, all files together
     for upload in uploads:
-        page = read_page(upload.data, upload.name, tz)
+        page = read_page(upload.data, upload.name, tz, budget)
+        if page.refused is not None:  # too deep or too much: refused before any parser
+            msgid, params = page.refused
+            raise CountError.of_limit(422, msgid, params)
         if page.format is None:
             if not upload.data.strip():
                 raise CountError(400, N_("{file} is empty. Nothing was counted."),

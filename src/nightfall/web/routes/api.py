@@ -1,6 +1,10 @@
 """A small JSON API over the same access rules as the pages: the public view of a game,
 a player's own view with his legal commands, the game master's view.
 
+The views' ``thread`` is paged like the thread page (``?page=N``, 50 entries a page,
+pages counted from the oldest; the newest by default), with ``view.thread_page`` saying
+which page of how many.
+
 Only the game master's view carries the log's head (``head_seq``): it grows with every
 event, a secret night action too, so a public or player view showing it would tell anybody
 when (and how many) hidden moves were made."""
@@ -27,7 +31,13 @@ def _command(command: Any) -> dict[str, Any]:
 @router.get("/g/{game_id}")
 async def public_view(request: Request, game_id: GameId) -> dict[str, Any]:
     game = await load_async(request, game_id)
-    return {"id": game_id, "view": to_data(view_of(request, game, None))}
+    return {"id": game_id, "view": _paged(request, view_of(request, game, None))}
+
+
+def _paged(request: Request, view: Any) -> dict[str, Any]:
+    data = to_data(view)
+    assert isinstance(data, dict)
+    return pages.paged_view(data, pages.page_number(request.query_params.get("page")))
 
 
 @router.get("/p/{token}")
@@ -36,7 +46,7 @@ async def player_view(request: Request, access: PlayerAccess
     game = await load_async(request, access.game_id)
     player = access.player or ""
     return {"id": access.game_id, "player": player,
-            "view": to_data(view_of(request, game, player)),
+            "view": _paged(request, view_of(request, game, player)),
             "legal": [_command(c) for c in legal_of(request, game, player)]}
 
 
@@ -46,7 +56,7 @@ async def gm_view(request: Request, access: GmAccess) -> dict[str, Any]:
     state = game.state
     awaiting = game.ruleset.awaiting_inputs(state) if state.phase.is_play() else None
     return {"id": access.game_id, "head_seq": meta(request, access.game_id).head_seq,
-            "view": to_data(pages.gm_view(game)),
+            "view": _paged(request, pages.gm_view(game)),
             "awaiting": sorted(list(a) for a in awaiting) if awaiting is not None else None,
             "submissions": [{"player": s.player, "slot": s.slot, "action": s.action,
                              "targets": list(s.targets), "choice": s.choice}

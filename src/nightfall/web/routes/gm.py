@@ -26,6 +26,7 @@ from nightfall.service.outlook import after_close, shortening_ends_stage
 from nightfall.service.votecount import GameCount, game_count, submit_votes
 from nightfall.web import csrf, decisions, pages, votecount
 from nightfall.web import forum_thread as forum_section
+from nightfall.web.bodies import clip
 from nightfall.web.i18n import Translator, supported
 from nightfall.web.render import page, redirect
 from nightfall.web.routes.common import load_async, log_async, meta, now, service, translator
@@ -92,7 +93,7 @@ def parse_options(defaults: dict[str, Any], form: Any) -> dict[str, Any]:
                                  option=key) from None
         else:
             if key == "timezone" and known_zone(value) is None:
-                raise SetupError(N_("Unknown time zone {zone}."), zone=value)
+                raise SetupError(N_("Unknown time zone {zone}."), zone=clip(value, 64))
             options[key] = value
     return options
 
@@ -102,7 +103,9 @@ async def create_game(request: Request) -> Response:
     form = await request.form()
     tr = translator(request)
     ruleset_id = str(form.get("ruleset") or "")
-    values = {k: v for k, v in form.items() if isinstance(v, str) and k != csrf.FIELD}
+    # written back into the form after a refusal: each value clipped to what a field takes
+    values = {k[:100]: clip(v, 200) for k, v in form.items()
+              if isinstance(v, str) and k != csrf.FIELD}
     if ruleset_id not in available_rulesets():
         return _new_page(request, tr, "", Text(N_("Choose a rule set.")), values, 400)
     plugin = get_ruleset(ruleset_id)
@@ -113,7 +116,8 @@ async def create_game(request: Request) -> Response:
             raise SetupError(N_("The title has at most {limit} characters."), limit=200)
         locale = supported(str(form.get("locale") or "")) or None
         if form.get("locale") and locale is None:
-            raise SetupError(N_("Unknown language {locale}."), locale=str(form.get("locale")))
+            raise SetupError(N_("Unknown language {locale}."),
+                             locale=clip(str(form.get("locale")), 20))
         try:
             seed = int(seed_raw) if seed_raw else secrets.randbelow(1_000_000)
         except ValueError:
@@ -389,7 +393,7 @@ async def _talk(request: Request, access: GmAccess, action: str, form: Any) -> R
                                 text, None)
     except (Rejected, SetupError) as error:
         return await _dashboard(request, access, error.reason, 400, draft={
-            "action": action, "target": target or "", "text": text})
+            "action": action, "target": target or "", "text": clip(text, TEXT_LIMIT)})
     return redirect(request, f"/gm/{access.token}#talk", Text(N_("Done: {action}."), {
         "action": Term("gm", action)}))
 

@@ -15,9 +15,11 @@ from nightfall.engine import Command, Game, Rejected, SetupError
 from nightfall.engine import events as ev
 from nightfall.engine.text import N_, Term, Text
 from nightfall.web import csrf, forms, limits, pages
+from nightfall.web.bodies import clip
 from nightfall.web.explain import item_explanation, role_explanation
 from nightfall.web.i18n import Translator
 from nightfall.web.render import page, redirect
+from nightfall.web.routes import public
 from nightfall.web.routes.common import (
     legal_of,
     load_async,
@@ -100,7 +102,9 @@ async def _thread_page(request: Request, access: Access, error: Text | None = No
     return page(
         request, "thread.html", tr, status_code=status_code,
         **game_context(request, access.game_id, game, tr),
-        entries=entries, view=view_of(request, game, player),
+        thread_page=pages.thread_page(
+            entries, pages.page_number(request.query_params.get("page"))),
+        view=view_of(request, game, player),
         me=player, error=error, draft=draft, base=f"/p/{access.token}",
         vote_forms=forms.action_forms(game, player, tr, thread=True, public_votes=public_votes,
                                       legal=legal_of(request, game, player))
@@ -112,6 +116,17 @@ async def _thread_page(request: Request, access: Access, error: Text | None = No
 @router.get("/p/{token}/thread", response_class=HTMLResponse)
 async def thread_page(request: Request, access: PlayerAccess) -> Response:
     return await _thread_page(request, access)
+
+
+@router.get("/p/{token}/thread/entries", response_class=HTMLResponse)
+async def thread_entries(request: Request, access: PlayerAccess) -> Response:
+    """The live update of the player's thread page (``?after=N``, see
+    :func:`nightfall.web.routes.public.thread_entries`)."""
+    game = await load_async(request, access.game_id)
+    tr = await _tr(request, access, game)
+    log = await log_async(request, access.game_id)
+    return public.thread_entries(request, tr, access.game_id, game, pages.thread(
+        log, pages.public_slots(game)), game.view(access.player or ""))
 
 
 def _stale(game: Game, form: Any) -> Text | None:
@@ -216,5 +231,6 @@ async def post(request: Request, access: PlayerAccess) -> Response:
         except (Rejected, SetupError) as rejected:
             error = rejected.reason
     if error is not None:
-        return await _thread_page(request, access, error, status_code, draft=text)
+        return await _thread_page(request, access, error, status_code,
+                                  draft=clip(text, POST_LIMIT))
     return redirect(request, f"/p/{access.token}/thread#bottom")

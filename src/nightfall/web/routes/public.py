@@ -15,6 +15,7 @@ from nightfall.engine.text import N_, Text
 from nightfall.i18n import SUPPORTED_LOCALES, known_zone
 from nightfall.notify.contacts import BadContact
 from nightfall.web import csrf, pages
+from nightfall.web.bodies import clip
 from nightfall.web.i18n import Translator, supported
 from nightfall.web.render import page, redirect
 from nightfall.web.routes.common import (
@@ -36,6 +37,7 @@ from nightfall.web.texts import (
 
 router = APIRouter()
 NAME_LIMIT, DESCRIPTION_LIMIT = 40, 200
+ZONE_LIMIT = 64  # the longest time zone name
 
 #: time zones offered at sign-up (any IANA name typed in is accepted too)
 COMMON_ZONES = ("Europe/Berlin", "Europe/Vienna", "Europe/Zurich", "Europe/London",
@@ -68,10 +70,40 @@ async def public_thread(request: Request, game_id: GameId) -> Response:
     game = await load_async(request, game_id)
     tr = translator(request, game)
     log = await log_async(request, game_id)
+    entries = pages.thread(log, pages.public_slots(game))
     return page(request, "thread.html", tr, **game_context(request, game_id, game, tr),
-                entries=pages.thread(log, pages.public_slots(game)),
+                thread_page=pages.thread_page(
+                    entries, pages.page_number(request.query_params.get("page"))),
                 view=game.view(None), me=None, vote_forms=[], post_block=None,
                 events_url=f"/g/{game_id}/events", self_url=f"/g/{game_id}")
+
+
+@router.get("/g/{game_id}/entries", response_class=HTMLResponse)
+async def public_thread_entries(request: Request, game_id: GameId) -> Response:
+    """What a reader of the newest page is missing (``?after=N``): see
+    :func:`thread_entries`."""
+    game = await load_async(request, game_id)
+    tr = translator(request, game)
+    log = await log_async(request, game_id)
+    return thread_entries(request, tr, game_id, game, pages.thread(
+        log, pages.public_slots(game)), game.view(None))
+
+
+def thread_entries(request: Request, tr: Translator, game_id: str, game: Any,
+                   entries: list[pages.ThreadEntry], view: Any) -> Response:
+    """The live update of a thread page: the entries after number ``?after=N``, the
+    votes they replaced and the head, as htmx swaps (``thread_entries.html``), instead
+    of the whole page for every post. More than a page of them (a reader away for long,
+    or a junk ``after``): the page reloads itself (``HX-Refresh``)."""
+    after = pages.page_number(request.query_params.get("after"))
+    new, replaced = pages.thread_since(entries, 0 if after is None else after)
+    if after is None or len(new) > pages.THREAD_PAGE_SIZE:
+        return Response(status_code=200, headers={"HX-Refresh": "true"},
+                        media_type="text/html")
+    return page(request, "thread_entries.html", tr,
+                **game_context(request, game_id, game, tr), entries=new,
+                replaced=replaced, view=view,
+                after=new[-1].number if new else after)
 
 
 @router.get("/g/{game_id}/signup", response_class=HTMLResponse)
@@ -110,7 +142,8 @@ async def signup(request: Request, game_id: GameId) -> Response:
         error = Text(N_("The description has at most {limit} characters."),
                      {"limit": DESCRIPTION_LIMIT})
     elif values["timezone"] and known_zone(values["timezone"]) is None:
-        error = Text(N_("Unknown time zone {zone}."), {"zone": values["timezone"]})
+        error = Text(N_("Unknown time zone {zone}."),
+                     {"zone": clip(values["timezone"], ZONE_LIMIT)})
     if error is None:
         try:
             token = await run_in_threadpool(
@@ -121,8 +154,11 @@ async def signup(request: Request, game_id: GameId) -> Response:
             error = rejected.reason
         except BadContact as bad:  # an unusable address: nothing was written
             error = bad.text
-    if error is not None:
-        return _signup_page(request, game_id, game, tr, error, values, status_code=400)
+    if error is not None:  # written back for correction, but never more than fits
+        shown = {key: clip(value, limit) for (key, value), limit in zip(
+            values.items(), (NAME_LIMIT, DESCRIPTION_LIMIT, ZONE_LIMIT, 8, 320),
+            strict=True)}
+        return _signup_page(request, game_id, game, tr, error, shown, status_code=400)
     if values["email"]:
         return redirect(request, f"/p/{token}", Text(N_(
             "Welcome, {name}! This page is your private link: bookmark it and show it to "

@@ -56,8 +56,18 @@ def classify(event: ev.Event, player: str | None, gm: bool, public_slots: frozen
     return names
 
 
-async def stream(request: Request, game_id: str, player: str | None, gm: bool
-                 ) -> AsyncIterator[str]:
+def still_valid(request: Request, token: str | None, game_id: str, player: str | None
+                ) -> bool:
+    """Whether the link ``token`` (``None``: the public stream) still belongs to the
+    holder it was opened for: a revoked or reissued link does not."""
+    if token is None:
+        return True
+    holder = service(request).store.holder(token)
+    return holder is not None and (holder.game_id, holder.player) == (game_id, player)
+
+
+async def stream(request: Request, game_id: str, player: str | None, gm: bool,
+                 token: str | None = None) -> AsyncIterator[str]:
     live: LiveHub | None = getattr(request.app.state, "live", None)
     # subscribe before the first look at the head, so no commit falls between the two
     watching: AbstractContextManager[Subscription | None] = (
@@ -82,6 +92,8 @@ async def stream(request: Request, game_id: str, player: str | None, gm: bool
                 await asyncio.sleep(settings.sse_interval)
             else:
                 await subscription.wait(min(beat - time.monotonic(), left))
+            if not await run_in_threadpool(still_valid, request, token, game_id, player):
+                return  # the link was revoked or reissued: nothing more goes out on it
             current = (await run_in_threadpool(svc.meta, game_id)).head_seq
             names: set[str] = set()
             if current != head:
@@ -112,10 +124,11 @@ async def public_events(request: Request, game_id: GameId
 @router.get("/p/{token}/events")
 async def player_events(request: Request, access: PlayerAccess
                         ) -> StreamingResponse:
-    return _response(stream(request, access.game_id, access.player, False))
+    return _response(stream(request, access.game_id, access.player, False,
+                                    access.token))
 
 
 @router.get("/gm/{token}/events")
 async def gm_events(request: Request, access: GmAccess
                     ) -> StreamingResponse:
-    return _response(stream(request, access.game_id, None, True))
+    return _response(stream(request, access.game_id, None, True, access.token))

@@ -1,0 +1,138 @@
+"""Hostile files for the vote counter (issue 18): deep nesting, too much markup, too many
+or too large files, ``/dev/zero``. Each is refused quickly with a clear message — by the
+reader (``read_page``: ``refused``), on the GM's page (413/422, German here: the game's
+language) and by ``nightfall votecount`` in a real subprocess (exit 2, a message, no
+traceback) — and every case is bounded in time."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from forumkit import FIXTURES
+
+from nightfall.forum import count_votes, limits, read_page, zone
+from nightfall.forum.rules import RULESETS
+
+BERLIN = zone("Europe/Berlin")
+PHPBB = (FIXTURES / "phpbb3_day2.html").read_text(encoding="utf-8")
+#: the most CPU seconds one hostile file may cost the reader (the unfixed reader spent
+#: minutes on the first three)
+BOUND = 3.0
+
+
+def nested(open_tag: str, close_tag: str, depth: int) -> str:
+    return open_tag * depth + "x" + close_tag * depth
+
+
+def in_phpbb_post(body: str) -> str:
+    """A real phpBB page whose first post's content is ``body``."""
+    marker = '<div class="content">'
+    at = PHPBB.index(marker) + len(marker)
+    return PHPBB[:at] + body + PHPBB[at:]
+
+
+HOSTILE: dict[str, Callable[[], str]] = {
+    "200,000 nested blockquotes (5 MB)": lambda: "<html><body>" + nested(
+        "<blockquote>", "</blockquote>", 200_000) + "</body></html>",
+    "100,000 nested divs in a phpBB post": lambda: in_phpbb_post(
+        nested("<div>", "</div>", 100_000)),
+    "100,000 unclosed spans": lambda: in_phpbb_post("<span>" * 100_000),
+    "a Discourse topic nested 100,000 deep": lambda: '{"post_stream": ' + "[" * 100_000
+    + "]" * 100_000 + "}",
+    "300,000 flat elements in a post": lambda: in_phpbb_post("<b>x</b>" * 300_000),
+}
+
+
+def cpu(work: Callable[[], object]) -> tuple[object, float]:
+    started = time.process_time()
+    result = work()
+    return result, time.process_time() - started
+
+
+@pytest.mark.parametrize("make", HOSTILE.values(), ids=list(HOSTILE))
+def test_the_reader_refuses_hostile_markup_quickly(make: Callable[[], str]) -> None:
+    text = make()
+    page, seconds = cpu(lambda: read_page(text.encode(), "hostile.html", BERLIN))
+    assert seconds < BOUND, f"{seconds:.1f} s"
+    assert page.refused is not None and not page.posts  # type: ignore[attr-defined]
+    assert "hostile.html" in str(page.issues[0])  # type: ignore[attr-defined]
+
+
+def test_bbcode_nested_100000_deep_is_read_and_counted_quickly() -> None:
+    """BBCode needs no refusal: its parser keeps tags past its depth as text, linearly."""
+    text = ("--- post p1 | author: Ann | time: 2012-12-24 18:05\n"
+            + nested("[quote=Bob]", "[/quote]", 100_000)
+            + "\n[color=red]Bob[/color]\n")
+    page, seconds = cpu(lambda: read_page(text, "deep.bbcode", BERLIN))
+    count, counting = cpu(lambda: count_votes(list(page.posts), ["Ann", "Bob"],  # type: ignore[attr-defined]
+                                              RULESETS["changelings"]))
+    assert seconds + counting < BOUND, f"{seconds:.1f} s + {counting:.1f} s"
+    assert page.refused is None  # type: ignore[attr-defined]
+    assert count.votes["Ann"].target == "Bob"  # type: ignore[attr-defined]
+
+
+def test_real_pages_are_well_within_the_limits() -> None:
+    for path in sorted(FIXTURES.iterdir()):
+        budget = limits.Budget()
+        limits.check_markup(path.name, path.read_text(encoding="utf-8"), budget)
+        assert limits.MAX_ELEMENTS - budget.elements < limits.MAX_ELEMENTS // 100
+
+
+def test_the_budget_is_shared_by_the_files_of_one_count() -> None:
+    page = in_phpbb_post("<b>x</b>" * 60_000)  # within the limit alone
+    budget = limits.Budget()
+    read = [read_page(page, f"page{i}.html", BERLIN, budget) for i in range(5)]
+    assert [p.refused is None for p in read] == [True, True, True, True, False]
+
+
+def test_dev_zero_is_read_no_further_than_the_limit() -> None:
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    with pytest.raises(limits.LimitExceeded):
+        limits.read_limited(Path("/dev/zero"))
+
+
+# -- the command line, as the GM runs it -------------------------------------------------
+def votecount(*args: str) -> tuple[subprocess.CompletedProcess[str], float]:
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "nightfall.cli", "votecount", *args,
+                           "--players", "Ann,Bob", "--locale", "en"],
+                          capture_output=True, text=True, timeout=60)
+    return done, time.monotonic() - started
+
+
+@pytest.mark.parametrize("name", ["200,000 nested blockquotes (5 MB)",
+                                  "a Discourse topic nested 100,000 deep",
+                                  "300,000 flat elements in a post"])
+def test_the_command_refuses_hostile_files_with_exit_2(tmp_path: Path, name: str) -> None:
+    path = tmp_path / "hostile.html"
+    path.write_text(HOSTILE[name](), encoding="utf-8")
+    done, seconds = votecount(str(path))
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+    assert "hostile.html" in done.stderr and "Nothing was counted" in done.stderr
+    assert seconds < 20
+
+
+def test_the_command_refuses_dev_zero_too_many_and_too_large_files(tmp_path: Path) -> None:
+    good = tmp_path / "page.html"
+    good.write_text(PHPBB, encoding="utf-8")
+    if os.path.exists("/dev/zero"):
+        done, seconds = votecount("/dev/zero")
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert "larger than 5 MB" in done.stderr and seconds < 20
+    done, _ = votecount(*[str(good)] * (limits.MAX_FILES + 1))
+    assert done.returncode == 2 and f"At most {limits.MAX_FILES} files" in done.stderr
+    big = tmp_path / "big.bbcode"
+    big.write_bytes(b"x" * (limits.MAX_FILE_BYTES - 10))
+    done, _ = votecount(*[str(big)] * 3)
+    assert done.returncode == 2 and f"more than {limits.MAX_TOTAL_MB} MB" in done.stderr
+    done, _ = votecount(str(good), "--json")  # and a real page still counts
+    assert done.returncode == 0 and json.loads(done.stdout)["tally"] is not None
