@@ -9,7 +9,6 @@ read from a clock: ``advance()`` says "the current deadline passed", ``tick(now)
 from __future__ import annotations
 
 import pickle
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 from nightfall.engine import events as ev
 from nightfall.engine.commands import Command
 from nightfall.engine.errors import Rejected, SetupError
+from nightfall.engine.guests import ADMIT, admit, name_taken, observer_acts, observer_view
 from nightfall.engine.phase import ENDED, SETUP, SIGNUP, Phase
 from nightfall.engine.rng import draw_index
 from nightfall.engine.ruleset import Ruleset, Step
@@ -204,7 +204,7 @@ class Game:
         if not any(c.isalnum() for c in name):
             # "*" is the GM's "every player" on the links form; "---" no vote can name
             raise Rejected(N_("A name needs at least one letter or digit."))
-        if any(_name_key(p) == _name_key(name) for p in self.state.players):
+        if name_taken(self.state, name):  # a player's or an observer's (engine/guests.py)
             raise Rejected(N_("The name {name} is already taken."), name=name)
         if len(self.state.players) >= self.ruleset.max_players:
             raise Rejected(N_("The game is full ({count} players)."), count=len(self.state.players))
@@ -296,7 +296,8 @@ class Game:
             # a GM act comes without ``by``: a player's form naming one (advance, modkill,
             # say) must not close a stage or speak as the game master
             raise Rejected(N_("Only the game master can do that."))
-        if command.action in TALK_ACTIONS:  # the GM may always speak, after the end too
+        if command.action in TALK_ACTIONS or command.action == ADMIT:
+            # the GM may always speak and let observers in, after the end too
             return self._transaction(command.at, lambda ctx: self._gm(ctx, command))
         if self.state.ended:
             raise Rejected(N_("The game is over."))
@@ -310,6 +311,8 @@ class Game:
         deadline = self.state.deadline
         if command.at is not None and deadline is not None and command.at >= deadline:
             raise Rejected(N_("Too late: the deadline passed at {deadline}."), deadline=deadline)
+        if command.by in self.state.observers:  # a guest of the thread, no player
+            return self._transaction(command.at, lambda ctx: observer_acts(ctx, command))
         if command.by not in self.state.players:
             raise Rejected(N_("There is no player called {name}."), name=command.by)
         return self._transaction(command.at, lambda ctx: self._player(ctx, command))
@@ -428,6 +431,8 @@ class Game:
             self._after_resolution(ctx)
         elif command.action in TALK_ACTIONS:
             speak(ctx, command)
+        elif command.action == ADMIT:
+            admit(ctx, command)
         elif command.action in self.ruleset.gm_actions:
             ctx.emit(ev.GmActed(command.action, command.target, command.choice or command.text))
             self.ruleset.handle_gm(ctx, command)
@@ -470,14 +475,17 @@ class Game:
 
     # -- views ------------------------------------------------------------------------
     def view(self, player: str | None) -> dict[str, Any]:
-        """The projection of the state for ``player`` (``None``: public view)."""
+        """The projection of the state for ``player`` (``None``: public view); an
+        observer (``engine/guests.py``) gets the public view, nothing more."""
+        if player is not None and player not in self.state.players and (
+                player in self.state.observers):
+            return observer_view(self.ruleset.project(self.state, None), player)
         return self.ruleset.project(self.state, player)
 
     def legal_commands(self, player: str) -> list[Command]:
+        """What ``player`` may do now. A post takes a free text and is never listed (the
+        pages ask the command path, ``web/forms.py`` ``probe``); an observer, who only
+        posts, has nothing listed."""
+        if player not in self.state.players:
+            return []
         return self.ruleset.legal_commands(self.state, player)
-
-
-def _name_key(name: str) -> str:
-    """What two names are compared by: "Ａnn" (full-width) or "ANN" is Ann again, so a
-    stranger cannot sign up as a look-alike of a player and post or vote as him."""
-    return unicodedata.normalize("NFKC", name).casefold()

@@ -35,6 +35,7 @@ from nightfall.engine.abilities import (
     refusal,
     two_different,
 )
+from nightfall.engine.guests import DEAD, OBSERVER
 from nightfall.engine.phase import DAY
 from nightfall.engine.text import TermNames
 from nightfall.rulesets.island import memory
@@ -72,10 +73,14 @@ from nightfall.rulesets.island.roles import (
 from nightfall.rulesets.island.seating import neighbours
 from nightfall.rulesets.island.voting import love_note_partners, voiceless_reason, vote_count
 
+#: I6.7 [R]: besides the living, the dead and outside observers (whom the GM lets in with
+#: an observer link) may post in the thread; unlike Changelings (C2.7)
+THREAD_GUESTS = frozenset({DEAD, OBSERVER})
+
 ANY_STAGE = "any_stage"
 STAGE_ONE = "stage_one"  # event applications close at 13:00 (I7 stage 1 step 1)
 
-__all__ = ["ABILITIES", "BOOK", "Ability", "slot_of", "validate"]
+__all__ = ["ABILITIES", "BOOK", "THREAD_GUESTS", "Ability", "slot_of", "validate"]
 
 
 def slot_of(state: GameState, command: Command) -> str:
@@ -108,6 +113,13 @@ def validate(state: GameState, command: Command) -> str:
 # -- who may act, and when ------------------------------------------------------------------
 def _alive(state: GameState, ability: Ability, actor: str) -> Text | None:
     if not state.players[actor].alive:
+        return refusal(N_("You have left the game and can no longer act."))
+    return None
+
+
+def _alive_or_guest(state: GameState, ability: Ability, actor: str) -> Text | None:
+    """I6.7 [R]: the dead may keep posting in the thread (marked as theirs); nothing else."""
+    if not state.players[actor].alive and DEAD not in THREAD_GUESTS:
         return refusal(N_("You have left the game and can no longer act."))
     return None
 
@@ -381,8 +393,9 @@ def _ability(action: str, rule: str, slot: str, roles: frozenset[str] | None,
              when: str = ANY_STAGE, *, targets: int = 1, self_target: bool = True,
              event: str | None = None, checks: tuple[Check, ...] = (),
              candidates: Candidates | None = None, target_optional: bool = False,
-             listed_text: str | None = None) -> Ability:
-    actor_checks: tuple[ActorStep, ...] = (_alive, has_role, OnPhase(_stage(when)))
+             listed_text: str | None = None, guests: bool = False) -> Ability:
+    alive: ActorCheck = _alive_or_guest if guests else _alive
+    actor_checks: tuple[ActorStep, ...] = (alive, has_role, OnPhase(_stage(when)))
     if event is not None:
         actor_checks += (_on_event(event),)
     return Ability(action, rule, slot, roles, targets=targets, self_target=self_target,
@@ -396,7 +409,8 @@ BOOK = AbilityBook((
                      ForTargets(_no_love_note)),
              candidates=_vote_candidates),
     _ability("unvote", "I6.2", "vote", None, targets=0, checks=(_has_vote,)),
-    _ability("post", "I5", "", None, targets=0, checks=(OnCommand(_has_text),)),
+    _ability("post", "I6.7", "", None, targets=0, checks=(OnCommand(_has_text),),
+             guests=True),
     _ability("authority", "I2.4", "authority", frozenset({AUTHORITY}), self_target=False,
              checks=(_authority_left,)),
     _ability("check", "I2.1", "check", frozenset({SEER}), self_target=False),

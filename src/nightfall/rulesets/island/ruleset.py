@@ -32,7 +32,8 @@ from nightfall.rulesets.island import (
     victory,
     view,
 )
-from nightfall.rulesets.island.abilities import validate
+from nightfall.engine.guests import DEAD
+from nightfall.rulesets.island.abilities import THREAD_GUESTS, validate
 from nightfall.rulesets.island.happenings import EVENT_IDS, PALMS_BLOOM
 from nightfall.rulesets.island.items import ITEM_IDS
 from nightfall.rulesets.island.night import NIGHT_STEPS
@@ -91,6 +92,7 @@ class Island(RulesetBase):
     scenario_options: Mapping[str, Any] = {"random_events": False}
     min_players = 3
     max_players = 40
+    thread_guests = THREAD_GUESTS  # I6.7 [R]: the dead and observers may chat
 
     # -- phases (I6.1) ------------------------------------------------------------------
     def first_phase(self, state: GameState) -> Phase:
@@ -189,8 +191,12 @@ class Island(RulesetBase):
                                      "answer": None})
 
     def _post(self, ctx: Context, actor: str, text: str) -> None:
-        """A post in the thread; under palms bloom its forbidden words are found (I5)."""
+        """A post in the thread; under palms bloom its forbidden words are found (I5).
+        A dead player's post is marked as his (I6.7) and costs nothing: he has no vote."""
         state = ctx.state
+        if not state.is_alive(actor):
+            ctx.emit(Posted(actor, state.phase_label, text, DEAD))
+            return
         ctx.emit(Posted(actor, state.phase_label, text))
         if memory.today_event(state) != PALMS_BLOOM:
             return
@@ -276,6 +282,12 @@ class Island(RulesetBase):
 
     def awaiting_inputs(self, state: GameState) -> set[tuple[str, str]] | None:
         return None  # I6.1: the stages end at their deadlines only
+
+    def guest_thread_closed(self, state: GameState) -> Text | None:
+        """I6.7: the island has no night phase (every move is sent by day, I6.2), so the
+        thread is open to the dead and observers in both halves of every day, as to the
+        living; it closes with the game."""
+        return None
 
     def winner(self, state: GameState) -> tuple[str, tuple[str, ...]] | None:
         return victory.winner(state)
