@@ -15,7 +15,7 @@ from nightfall.service import Clock, GameService
 from nightfall.web import csrf, forms, limits, openapi
 from nightfall.web.i18n import LANG_COOKIE, Translator, page_locale, supported
 from nightfall.web.render import page, read_flash
-from nightfall.web.routes import api, gm, player, public, sse
+from nightfall.web.routes import api, gm, observer, player, public, sse
 from nightfall.web.security import (
     PRIVATE_HEADERS,
     SECURITY_HEADERS,
@@ -37,7 +37,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     app.state.settings = settings
     app.state.service = service or GameService(url=settings.database_url, clock=clock)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    for module in (public, player, gm, api, sse):
+    for module in (public, player, observer, gm, api, sse):
         app.include_router(module.router)
 
     @app.middleware("http")
@@ -56,7 +56,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
         path = request.url.path
-        if path.startswith(("/p/", "/gm/", "/api/")):
+        if path.startswith(("/p/", "/o/", "/gm/", "/api/")):
             for name, value in PRIVATE_HEADERS.items():
                 response.headers.setdefault(name, value)
         if new_cookie is not None:

@@ -20,6 +20,7 @@ from nightfall.engine import (
 )
 from nightfall.engine import Ruleset as RulesetBase
 from nightfall.engine.events import ItemGiven, Posted, StatusChanged, SubmissionWithdrawn
+from nightfall.engine.guests import DEAD
 from nightfall.engine.phase import DAY, ENDED
 from nightfall.engine.ruleset import Role
 from nightfall.engine.text import Term
@@ -32,7 +33,6 @@ from nightfall.rulesets.island import (
     victory,
     view,
 )
-from nightfall.engine.guests import DEAD
 from nightfall.rulesets.island.abilities import THREAD_GUESTS, validate
 from nightfall.rulesets.island.happenings import EVENT_IDS, PALMS_BLOOM
 from nightfall.rulesets.island.items import ITEM_IDS

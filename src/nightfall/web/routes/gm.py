@@ -1,6 +1,7 @@
 """The game master's pages: create a game; the dashboard (sign-ups, deal, start, who has
 submitted what, the pending resolution previewed, close/extend/skip/modkill/undo and the
-rule set's own acts, posts in the thread and messages to one player, the players' links)."""
+rule set's own acts, posts in the thread and messages to one player, the players' links,
+the observers' links, I6.7)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from starlette.concurrency import run_in_threadpool
 
 from nightfall.engine import Game, Rejected, SetupError
 from nightfall.engine.commands import GM_ACTIONS
+from nightfall.engine.guests import ADMIT, OBSERVER
 from nightfall.engine.phase import SETUP, SIGNUP
 from nightfall.engine.talk import TALK_ACTIONS, TEXT_LIMIT
 from nightfall.engine.text import N_, Term, Text
@@ -125,7 +127,8 @@ async def create_game(request: Request) -> Response:
 async def _dashboard(request: Request, access: Access, error: Text | None = None,
                      status_code: int = 200, new_links: dict[str, str] | None = None,
                      forum_count: votecount.Section | None = None,
-                     draft: dict[str, str] | None = None) -> Response:
+                     draft: dict[str, str] | None = None,
+                     new_observer_links: dict[str, str] | None = None) -> Response:
     """The dashboard; ``draft`` is a refused post or message (``action``, ``target``,
     ``text``), written back into its form so the GM does not type it again."""
     game = await load_async(request, access.game_id)
@@ -141,6 +144,9 @@ async def _dashboard(request: Request, access: Access, error: Text | None = None
         default_roles = ()
     in_play = state.phase.is_play()
     base_url = request.app.state.settings.base_url
+    observers_allowed = OBSERVER in game.ruleset.thread_guests  # I6.7
+    links = (await run_in_threadpool(service(request).store.observer_links, access.game_id)
+             if observers_allowed else {})
     return page(
         request, "gm.html", tr, status_code=status_code,
         **game_context(request, access.game_id, game, tr),
@@ -160,7 +166,9 @@ async def _dashboard(request: Request, access: Access, error: Text | None = None
         signup_url=f"{base_url}/g/{access.game_id}/signup",
         events_url=f"/gm/{access.token}/events", forum_count=forum_count,
         can_talk=in_play or state.ended, text_limit=TEXT_LIMIT, draft=draft or {},
-        gm_messages=pages.gm_messages(log))
+        gm_messages=pages.gm_messages(log), observers_allowed=observers_allowed,
+        observer_rows=[(name, links.get(name, False)) for name in state.observers],
+        new_observer_links=new_observer_links or {})
 
 
 @router.get("/gm/{token}", response_class=HTMLResponse)
@@ -274,6 +282,8 @@ async def gm_act(request: Request, access: GmAccess) -> Response:
     choice: str | None = None
     if action in TALK_ACTIONS:
         return await _talk(request, access, action, form)
+    if action == ADMIT:  # an observer comes with his link (I6.7)
+        return await _admit(request, access, _field(form, "target", 1000))
     try:
         if action == "undo":
             await run_in_threadpool(svc.undo, access.game_id)
@@ -355,6 +365,51 @@ async def revoke_link(request: Request, access: GmAccess) -> Response:
     return redirect(request, f"/gm/{access.token}", Text(N_(
         "The private link of {name} no longer works. Give him a new one with “New link” "
         "when you want."), {"name": who}))
+
+
+# -- observers (I6.7) ---------------------------------------------------------------------------
+def _observer_url(request: Request, token: str) -> str:
+    return f"{request.app.state.settings.base_url}/o/{token}"
+
+
+async def _admit(request: Request, access: Access, name: str) -> Response:
+    """Let an outsider in as an observer and show his link once (only its hash is kept);
+    the engine refuses a taken name or a rule set without observers, in the GM's words."""
+    try:
+        token = await run_in_threadpool(service(request).admit_observer, access.game_id,
+                                        name)
+    except (Rejected, SetupError) as error:
+        return await _dashboard(request, access, error.reason, 400)
+    return await _dashboard(request, access,
+                            new_observer_links={name.strip(): _observer_url(request, token)})
+
+
+@router.post("/gm/{token}/observers", dependencies=[Depends(csrf.verify)])
+async def add_observer(request: Request, access: GmAccess) -> Response:
+    form = await request.form()
+    return await _admit(request, access, _field(form, "name", 1000))
+
+
+@router.post("/gm/{token}/observers/link", dependencies=[Depends(csrf.verify)])
+async def observer_link(request: Request, access: GmAccess) -> Response:
+    """A new link for an observer (the old one stops working), or his link revoked: from
+    then on it gets the same 404 as an unknown link, until the GM issues a new one."""
+    form = await request.form()
+    name, op = _field(form, "name"), _field(form, "op")
+    store = service(request).store
+    try:
+        if op == "new":
+            token = await run_in_threadpool(store.issue_token, access.game_id, name, True)
+            return await _dashboard(request, access, new_observer_links={
+                name: _observer_url(request, token)})
+        if op != "revoke":
+            raise LookupError(op)
+        await run_in_threadpool(store.revoke_access, access.game_id, name, True)
+    except LookupError:
+        return await _dashboard(request, access, Text(N_("Choose an observer.")), 400)
+    return redirect(request, f"/gm/{access.token}#observers", Text(N_(
+        "The observer link of {name} no longer works. Give him a new one with “New link” "
+        "when you want."), {"name": name}))
 
 
 # -- counting a forum thread's votes (see nightfall.web.votecount) --------------------------
