@@ -26,8 +26,8 @@ def app_routes() -> list[APIRoute]:
 def island_observer(env: Env, name: str = "Zoe") -> tuple[str, str]:
     """A started Island game with an observer (I6.7): (game id, the observer's token)."""
     created = env.service.create("island", 3, {"random_events": False})
-    for player in ("Ivy", "Jon", "Kim", "Lea", "Max"):
-        env.service.signup(created.id, player)
+    for name_ in ("Ivy", "Jon", "Kim", "Lea", "Max"):
+        env.service.signup(created.id, name_)
     env.service.deal(created.id)
     env.service.start(created.id)
     return created.id, env.service.admit_observer(created.id, name)
