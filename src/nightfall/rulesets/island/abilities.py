@@ -38,7 +38,7 @@ from nightfall.engine.abilities import (
 from nightfall.engine.guests import DEAD, OBSERVER
 from nightfall.engine.phase import DAY
 from nightfall.engine.text import TermNames
-from nightfall.rulesets.island import memory
+from nightfall.rulesets.island import memory, spirit
 from nightfall.rulesets.island.happenings import (
     BUNKER,
     EXCHANGE,
@@ -389,6 +389,16 @@ def _a_question(state: GameState, ability: Ability, command: Command) -> Text | 
     return None
 
 
+def _may_ask(state: GameState, ability: Ability, actor: str) -> Text | None:
+    """I5 spirit [R]: the chosen asker only; after 13:00 only in place of a refused one."""
+    return spirit.question_refusal(state, actor)
+
+
+def _may_nominate(state: GameState, ability: Ability, actor: str) -> Text | None:
+    """I5 spirit [R]: the players choose one asker; once chosen, the choice is final."""
+    return spirit.nomination_refusal(state)
+
+
 def _ability(action: str, rule: str, slot: str, roles: frozenset[str] | None,
              when: str = ANY_STAGE, *, targets: int = 1, self_target: bool = True,
              event: str | None = None, checks: tuple[Check, ...] = (),
@@ -437,8 +447,10 @@ BOOK = AbilityBook((
     _ability("fear_pick", "I6.5", "fear", None, event=FEAR),
     _ability("pick_me_partner", "I5", "pick_me", None, STAGE_ONE, self_target=False,
              event=PICK_ME, checks=(_picked,)),
-    _ability("spirit_ask", "I5", "spirit", None, STAGE_ONE, targets=0, event=SPIRIT,
-             checks=(OnCommand(_a_question),), listed_text="?"),
+    _ability("spirit_nominate", "I5", spirit.NOMINATION, None, STAGE_ONE, event=SPIRIT,
+             checks=(_may_nominate,)),
+    _ability("spirit_ask", "I5", "spirit", None, targets=0, event=SPIRIT,
+             checks=(_may_ask, OnCommand(_a_question)), listed_text="?"),
 ))
 ABILITIES: dict[str, Ability] = BOOK.abilities
 
@@ -465,6 +477,7 @@ TermNames.register(
         "fear_pick": N_("name the one to lynch"),
         "pick_me_partner": N_("name a partner"),
         "spirit_ask": N_("ask the spirit"),
+        "spirit_nominate": N_("choose who asks the spirit"),
     },
 )
 TermNames.register(

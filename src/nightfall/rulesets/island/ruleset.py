@@ -29,6 +29,7 @@ from nightfall.rulesets.island import (
     departures,
     memory,
     presets,
+    spirit,
     texts,
     victory,
     view,
@@ -63,7 +64,7 @@ class Island(RulesetBase):
     roles: Mapping[str, Role] = ROLES  # typed as the base declares it (mypyc)
     factions: Sequence[str] = FACTIONS
     item_ids = frozenset(ITEM_IDS)
-    gm_actions = frozenset({"event", "answer", "violation"})
+    gm_actions = frozenset({"event", "answer", "refuse", "violation"})
     gm_choices: Mapping[str, tuple[Term, ...]] = {
         "event": tuple(Term("event", event) for event in EVENT_IDS),  # I5
         "answer": (Term("answer", "yes"), Term("answer", "no")),  # I5 spirit
@@ -186,9 +187,10 @@ class Island(RulesetBase):
             ctx.emit(StatusChanged(actor, REVEALED, True))
             ctx.announce(N_("{name} reveals himself: he is the {role} and takes a vote "
                             "today."), name=actor, role=Term("role", "authority"))  # I2.4
-        elif command.action == "spirit_ask":
-            ctx.flag(memory.SPIRIT, {"asker": actor, "text": (command.text or "").strip(),
-                                     "answer": None})
+        elif command.action == "spirit_ask":  # I5 spirit
+            spirit.ask(ctx, actor, (command.text or "").strip())
+        elif command.action == "spirit_nominate":
+            spirit.nominate(ctx)
 
     def _post(self, ctx: Context, actor: str, text: str) -> None:
         """A post in the thread; under palms bloom its forbidden words are found (I5).
@@ -217,15 +219,20 @@ class Island(RulesetBase):
             if command.target is not None and not state.is_alive(command.target):
                 raise Rejected(N_("{name} is no longer in the game."), name=command.target)
             daytime.start_event(ctx, command.choice, command.target)
-        elif command.action == "answer":
-            asked = memory.spirit(state)
-            if command.choice not in ("yes", "no"):
-                raise Rejected(N_("The spirit answers yes or no."))
-            if not asked.get("text"):
+        elif command.action in ("answer", "refuse"):  # I5 spirit
+            if not memory.spirit(state).get("text"):
                 raise Rejected(N_("Nobody asked the Island Spirit a question today."))
-            ctx.flag(memory.SPIRIT, {**asked, "answer": command.choice})
-            if state.phase.stage == 2:  # the question was published at 13:00
-                daytime.announce_answer(ctx, command.choice)
+            if spirit.answered(state):
+                raise Rejected(N_("The Island Spirit has answered today's question (I5)."))
+            if command.action == "refuse":
+                reason = (command.text or "").strip()
+                if not reason:
+                    raise Rejected(N_("Say why the spirit refuses the question."))
+                spirit.refuse(ctx, reason)
+            elif command.choice not in ("yes", "no"):
+                raise Rejected(N_("The spirit answers yes or no."))
+            else:
+                spirit.answer(ctx, command.choice)
         else:
             self._violation(ctx, command)
 
