@@ -190,6 +190,12 @@ class Ruleset(ABC):
         """Called once after :meth:`Game.deal` dealt the roles at random: deal whatever
         else the rule set deals at setup (items, a seating order), by ``ctx.draw``."""
 
+    def action_hints(self, state: GameState, player: str, action: str) -> tuple[Text, ...]:
+        """What ``action`` does and what it costs ``player`` now (once per game, needs a
+        vote today, used up until recharged, …), as sentences for the form of the move;
+        worked out from the rule set's own declarations. Empty: nothing to say."""
+        return ()
+
     def guest_thread_closed(self, state: GameState) -> Text | None:
         """Why the thread is closed to its guests now (``None``: open), for a rule set
         with :attr:`thread_guests`; the rule set says it, e.g. for its nights."""

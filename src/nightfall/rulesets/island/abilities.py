@@ -399,6 +399,12 @@ def _may_nominate(state: GameState, ability: Ability, actor: str) -> Text | None
     return spirit.nomination_refusal(state)
 
 
+#: when each ability may be sent (``ANY_STAGE`` or ``STAGE_ONE``) and the event it belongs
+#: to, as declared below: the forms' explanations read them (``hints.py``)
+WHEN: dict[str, str] = {}
+EVENT_OF: dict[str, str] = {}
+
+
 def _ability(action: str, rule: str, slot: str, roles: frozenset[str] | None,
              when: str = ANY_STAGE, *, targets: int = 1, self_target: bool = True,
              event: str | None = None, checks: tuple[Check, ...] = (),
@@ -406,7 +412,9 @@ def _ability(action: str, rule: str, slot: str, roles: frozenset[str] | None,
              listed_text: str | None = None, guests: bool = False) -> Ability:
     alive: ActorCheck = _alive_or_guest if guests else _alive
     actor_checks: tuple[ActorStep, ...] = (alive, has_role, OnPhase(_stage(when)))
+    WHEN[action] = when
     if event is not None:
+        EVENT_OF[action] = event
         actor_checks += (_on_event(event),)
     return Ability(action, rule, slot, roles, targets=targets, self_target=self_target,
                    actor_checks=actor_checks, checks=checks, candidates=candidates,

@@ -27,6 +27,7 @@ from nightfall.engine.text import Term
 from nightfall.rulesets.island import (
     daytime,
     departures,
+    hints,
     memory,
     presets,
     spirit,
@@ -317,6 +318,9 @@ class Island(RulesetBase):
 
     def role_text(self, role: str) -> Text:
         return texts.role_text(role)
+
+    def action_hints(self, state: GameState, player: str, action: str) -> tuple[Text, ...]:
+        return hints.action_hints(state, player, action)  # what a move does and costs
 
     def notice_text(self, notice: Mapping[str, Any]) -> Text:
         return texts.notice_text(notice) or super().notice_text(notice)
