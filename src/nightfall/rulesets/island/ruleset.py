@@ -221,6 +221,8 @@ class Island(RulesetBase):
                 raise Rejected(N_("{name} is no longer in the game."), name=command.target)
             daytime.start_event(ctx, command.choice, command.target)
         elif command.action in ("answer", "refuse"):  # I5 spirit
+            if command.action == "answer" and command.choice not in ("yes", "no"):
+                raise Rejected(N_("The spirit answers yes or no."))
             if not memory.spirit(state).get("text"):
                 raise Rejected(N_("Nobody asked the Island Spirit a question today."))
             if spirit.answered(state):
@@ -230,10 +232,8 @@ class Island(RulesetBase):
                 if not reason:
                     raise Rejected(N_("Say why the spirit refuses the question."))
                 spirit.refuse(ctx, reason)
-            elif command.choice not in ("yes", "no"):
-                raise Rejected(N_("The spirit answers yes or no."))
             else:
-                spirit.answer(ctx, command.choice)
+                spirit.answer(ctx, command.choice or "")
         else:
             self._violation(ctx, command)
 
