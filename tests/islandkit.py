@@ -24,10 +24,12 @@ def make_island_game(roles: list[str], seed: int, options: dict[str, object] | N
 
 
 def all_commands(game: Game) -> list[Command]:
-    """Every legal command of every player right now, plus a few thread posts."""
+    """Every legal command of every player and observer right now, plus a few thread
+    posts (the dead and observers may post too, I6.7)."""
     commands: list[Command] = []
     for player in game.state.players:
         commands += game.legal_commands(player)
-        if game.state.is_alive(player):
+    for player in [*game.state.players, *game.state.observers]:
+        if not game.state.ended:
             commands += [Command("post", by=player, text=text) for text in POSTS[:2]]
     return commands

@@ -34,11 +34,19 @@ def setups(draw: st.DrawFn) -> tuple[list[str], int, dict[str, object]]:
 
 
 def legal_of_the_living(game: Game) -> list[Command]:
-    """Every legal command; none of a departed player's."""
+    """Every legal command; of a departed player's (or an observer's) only the post in
+    the thread (I6.7)."""
     commands = all_commands(game)
     for command in commands:
-        assert game.state.is_alive(command.by), command
+        assert game.state.is_alive(command.by) or command.action == "post", command
     return commands
+
+
+def admit_an_observer(game: Game, data: st.DataObject) -> None:
+    """The GM lets an outsider into the thread (I6.7); a second time the name is taken."""
+    name = data.draw(st.sampled_from(["Obs", "Zed"]), label="observer")
+    if name not in game.state.observers:
+        game.execute(Command("admit", target=name))
 
 
 def force_an_event(game: Game, data: st.DataObject) -> None:
@@ -54,23 +62,28 @@ def test_random_island_games_keep_the_invariants(
 ) -> None:
     roles, seed, options = setup
     game = make_island_game(roles, seed, options)
-    play_keeping_invariants(game, data, 200, legal_of_the_living, extra=(force_an_event,))
+    play_keeping_invariants(game, data, 200, legal_of_the_living,
+                            extra=(force_an_event, admit_an_observer))
 
 
 ACTIONS = sorted(
     {"vote", "unvote", "post", "authority", "check", "heal", "witch_kill", "witch_cancel",
      "swap_items", "recharge", "assault", "eat", "hamster_kill", "use_item",
      "bunker_apply", "exchange_offer", "fear_pick", "pick_me_partner", "spirit_ask",
-     "event", "answer", "violation"}
+     "event", "answer", "violation", "admit"}
 )
-GM_ACTS = ("event", "answer", "violation")
+GM_ACTS = ("event", "answer", "violation", "admit")
 
 
 def accepted_from_the_living(before: GameState, command: Command) -> None:
-    """An accepted player's command came from a living player."""
-    if command.action not in GM_ACTS:
-        by = before.players.get(command.by or "")
-        assert by is not None and by.alive
+    """An accepted player's command came from a living player; a post also from a dead
+    player or an admitted observer (I6.7), and nothing else from them."""
+    if command.action in GM_ACTS:
+        return
+    if command.action == "post" and command.by in before.observers:
+        return
+    by = before.players.get(command.by or "")
+    assert by is not None and (by.alive or command.action == "post"), command
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -60,6 +60,44 @@ def assert_no_leak(game: Game, viewer: str) -> None:
                     notice in mine["notices"]), (viewer, other, notice)
 
 
+def assert_observer_sees_the_public_view(game: Game, observer: str) -> None:
+    """I6.7: an observer (engine/guests.py) sees exactly the public projection and his
+    name: no role of a living player, no notice, no submission, no team, no GM message."""
+    view = game.view(observer)
+    public = game.view(None)
+    assert view == {**public, "observer": {"name": observer}}
+    assert "me" not in view
+    if game.state.ended:
+        return  # everything is revealed at the end, to everybody
+    assert "notices" not in view and "traces" not in view and "flags" not in view
+    for entry in view["players"]:
+        other = game.state.players[entry["name"]]
+        assert entry["role"] is None or not other.alive or REVEALED in other.statuses
+        assert all(s in PUBLIC_STATUSES for s in entry["statuses"])
+        assert all(i["id"] in PASSIVE or i["used"] for i in entry["items"])
+    text = json.dumps(view, default=str, sort_keys=True, ensure_ascii=False)
+    for notices in game.state.notices.values():
+        for notice in notices:
+            if notice.get("kind") in ("check", "palms_bloom", "gm_message", "team"):
+                assert json.dumps(notice, sort_keys=True, ensure_ascii=False) not in text
+
+
+def assert_no_leak_to_anybody(game: Game, viewer: str) -> None:
+    """Each player's projection, and (once per check) every observer's."""
+    assert_no_leak(game, viewer)
+    if viewer == next(iter(game.state.players)):
+        for observer in game.state.observers:
+            assert_observer_sees_the_public_view(game, observer)
+
+
+def admit_observers(game: Game, data: st.DataObject) -> None:
+    """The GM lets an outsider in with an observer link (I6.7); he posts now and then."""
+    name = data.draw(st.sampled_from(["Obs", "Zed"]), label="observer")
+    if name not in game.state.observers:
+        game.execute(Command("admit", target=name))
+    game.execute(Command("post", by=name, text=f"obs-{len(game.events)} *watches*"))
+
+
 @st.composite
 def games(draw: st.DrawFn) -> Game:
     size = draw(st.integers(min_value=5, max_value=12))
@@ -71,7 +109,8 @@ def games(draw: st.DrawFn) -> Game:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game=games(), data=st.data())
 def test_island_projections_never_leak(game: Game, data: st.DataObject) -> None:
-    play_checking_views(game, data, 120, all_commands, assert_no_leak, extra=GM_TALK)
+    play_checking_views(game, data, 120, all_commands, assert_no_leak_to_anybody,
+                        extra=(*GM_TALK, admit_observers))
 
 
 def small_game(events: bool = False) -> Game:

@@ -13,14 +13,24 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from nightfall.engine import Command
-from nightfall.web.routes import api, gm, player, public, sse
+from nightfall.web.routes import api, gm, observer, player, public, sse
 from webkit import ROLES, Env, Small, csrf_of, small_game
 
 
 def app_routes() -> list[APIRoute]:
     """Every route of the app (each area's router; FastAPI wraps them once included)."""
-    return [route for module in (public, player, gm, api, sse) for route in module.router.routes
-            if isinstance(route, APIRoute)]
+    return [route for module in (public, player, observer, gm, api, sse)
+            for route in module.router.routes if isinstance(route, APIRoute)]
+
+
+def island_observer(env: Env, name: str = "Zoe") -> tuple[str, str]:
+    """A started Island game with an observer (I6.7): (game id, the observer's token)."""
+    created = env.service.create("island", 3, {"random_events": False})
+    for name_ in ("Ivy", "Jon", "Kim", "Lea", "Max"):
+        env.service.signup(created.id, name_)
+    env.service.deal(created.id)
+    env.service.start(created.id)
+    return created.id, env.service.admit_observer(created.id, name)
 
 
 def token_routes(env: Env) -> list[tuple[str, str]]:
@@ -44,17 +54,26 @@ def wrong_tokens(env: Env, small: Small, kind: str) -> dict[str, str]:
         "junk": "x" * 43, "short": "a", "revoked player": revoked_player,
         "revoked gm": revoked_gm, "with slash": "..%2F..%2Fgm",
     }
+    island, watcher = island_observer(env)
+    revoked_observer = env.service.store.issue_token(island, "Zoe", True)
+    env.service.store.revoke_access(island, "Zoe", True)
+    env.service.store.issue_token(island, "Zoe", True)
+    tokens["revoked observer"] = revoked_observer
     if kind == "p":
         tokens["this game's gm on a player page"] = small.gm
     else:
-        tokens["this game's player on a gm page"] = small.tokens["Ann"]
+        tokens["this game's player on a gm or observer page"] = small.tokens["Ann"]
+    if kind == "o":
+        tokens["a gm on an observer page"] = small.gm
+    else:
+        tokens["an observer on a player or gm page"] = watcher
     return tokens
 
 
 SECRETS = ("Changeling", "changeling", "researcher", "Researcher", "Night Owl")
 
 
-@pytest.mark.parametrize("kind", ["p", "gm", "api/p", "api/gm"])
+@pytest.mark.parametrize("kind", ["p", "gm", "o", "api/p", "api/gm", "api/o"])
 def test_every_token_route_answers_404_to_every_wrong_token(env: Env, small: Small,
                                                             kind: str) -> None:
     routes = [(m, p) for m, p in token_routes(env) if p.startswith(f"/{kind}/{{token}}")]
@@ -112,10 +131,13 @@ def test_every_form_needs_the_csrf_token(env: Env, small: Small) -> None:
     assert len(routes) >= 10
     good = csrf_of(env.client)
     head = env.service.meta(small.game_id).head_seq
+    island, watcher = island_observer(env)
+    island_head = env.service.meta(island).head_seq
     games = len(env.service.store.list_games())
     for path in routes:
         url = (path.replace("{game_id}", small.game_id)
-               .replace("/p/{token}", small.p("Ann")).replace("/gm/{token}", small.g))
+               .replace("/p/{token}", small.p("Ann")).replace("/gm/{token}", small.g)
+               .replace("/o/{token}", f"/o/{watcher}"))
         fields = {"action": "advance", "option": '[["Bob"],null]', "text": "hi",
                   "name": "Zed", "player": "*", "mode": "default", "ruleset": "changelings"}
         # no token, a wrong token, a forged cookie
@@ -127,6 +149,7 @@ def test_every_form_needs_the_csrf_token(env: Env, small: Small) -> None:
         assert response.status_code == 403, url
         assert "Nothing was changed" in response.text
     assert env.service.meta(small.game_id).head_seq == head
+    assert env.service.meta(island).head_seq == island_head
     assert len(env.service.store.list_games()) == games
 
 

@@ -546,6 +546,73 @@ def token_reissue(
                                                   "the old link no longer works"))) + "[/dim]")
 
 
+# -- observers (Island I6.7) ------------------------------------------------------------------
+observer_app = typer.Typer(
+    help="Observer links: let somebody who does not play read and chat in the thread "
+         "(where the rule set allows it, Island I6.7).",
+    no_args_is_help=True, rich_markup_mode="markdown",
+)
+game_app.add_typer(observer_app, name="observer")
+ObserverArg = Annotated[str, typer.Argument(help="The observer's name.", metavar="NAME",
+                                            show_default=False)]
+
+
+@observer_app.command("add")
+def observer_add(game: GameArg, name: ObserverArg, db: DbOption = None) -> None:
+    """Let an observer in; prints his private link's token (shown only now). He posts in
+    the thread marked as an observer, sees what everybody sees and never votes or acts."""
+    with Session(db, game) as session:
+        token = session.service.admit_observer(session.gid, name)
+        out.print(session.say(N_("observer token ({name}): {token}"), name=name.strip(),
+                              token=token), markup=False)
+        out.print("[dim]" + escape(session.say(N_(
+            "shown only now (only its hash is stored); the page is /o/TOKEN"))) + "[/dim]")
+
+
+@observer_app.command("revoke")
+def observer_revoke(game: GameArg, name: ObserverArg, db: DbOption = None) -> None:
+    """Revoke an observer's link: it answers 404 from now on, until `reissue`."""
+    with Session(db, game) as session:
+        try:
+            active = session.service.store.revoke_access(session.gid, name, observer=True)
+        except LookupError:
+            session.fail(session.say(N_("There is no observer called {name}."), name=name))
+        if active:
+            out.print(session.say(N_("revoked: the observer link of {name} no longer works"),
+                                  name=name), markup=False)
+        else:
+            out.print(session.say(N_("{name} had no working link (nothing to revoke)"),
+                                  name=name), markup=False)
+
+
+@observer_app.command("reissue")
+def observer_reissue(game: GameArg, name: ObserverArg, db: DbOption = None) -> None:
+    """Issue a new link for an observer (shown only now); the old one stops working."""
+    with Session(db, game) as session:
+        try:
+            token = session.service.store.issue_token(session.gid, name, observer=True)
+        except LookupError:
+            session.fail(session.say(N_("There is no observer called {name}."), name=name))
+        out.print(session.say(N_("observer token ({name}): {token}"), name=name,
+                              token=token), markup=False)
+        out.print("[dim]" + escape(session.say(N_("shown only now (only its hash is stored); "
+                                                  "the old link no longer works"))) + "[/dim]")
+
+
+@observer_app.command("list")
+def observer_list(game: GameArg, db: DbOption = None) -> None:
+    """The game's observers and whether each one's link works."""
+    with Session(db, game) as session:
+        links = session.service.store.observer_links(session.gid)
+        names = session.service.load(session.gid).state.observers
+        if not names:
+            out.print(session.say(N_("no observers")), markup=False)
+        for observer in names:
+            out.print(session.say(N_("{name}: link works") if links.get(observer)
+                                  else N_("{name}: no working link"), name=observer),
+                      markup=False)
+
+
 def parse_assignment(value: str) -> dict[str, str]:
     roles: dict[str, str] = {}
     for part in value.split(","):

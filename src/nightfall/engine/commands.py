@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 #: Commands of the game master (``by`` is ``None``); every other command is a player's.
-#: ``say`` posts in the thread, ``tell`` messages one player (``engine/talk.py``).
-GM_ACTIONS = frozenset({"advance", "extend", "shorten", "skip", "modkill", "say", "tell"})
+#: ``say`` posts in the thread, ``tell`` messages one player (``engine/talk.py``);
+#: ``admit`` lets an observer into the thread (``engine/guests.py``).
+GM_ACTIONS = frozenset({"advance", "extend", "shorten", "skip", "modkill", "say", "tell",
+                        "admit"})
 
 
 @dataclass(frozen=True, slots=True)

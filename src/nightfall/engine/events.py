@@ -149,11 +149,14 @@ class SubmissionWithdrawn(Event):
 
 @dataclass(slots=True, unsafe_hash=True)
 class Posted(Event):
-    """A post in the public game thread."""
+    """A post in the public game thread. ``voice`` marks a post that does not come from a
+    living player, where the rule set lets such guests post (``Ruleset.thread_guests``):
+    ``"dead"`` (a departed player) or ``"observer"`` (an outsider the GM let in)."""
 
     player: str
     phase: str
     text: str
+    voice: str | None = None
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -163,6 +166,14 @@ class GmPosted(Event):
 
     phase: str
     text: str
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class ObserverAdmitted(Event):
+    """The GM let an outsider into the thread as an observer (``engine/guests.py``): he
+    may post, marked as an observer, where the rule set admits observers; he never plays."""
+
+    name: str
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -260,7 +271,7 @@ TYPE_NAMES: dict[type[Event], str] = {
         ItemTaken, ItemUsedChanged, PlayerLeft,
         PhaseStarted, DeadlineChanged, Submitted, SubmissionWithdrawn, Posted, RandomDrawn, FlagSet,
         NoticeSent, Announced, VotesCounted, StepTraced, StageClosed, RolledBack, GameEnded,
-        GmActed, GmPosted,
+        GmActed, GmPosted, ObserverAdmitted,
     )
 }
 EVENT_TYPES: dict[str, type[Event]] = {name: cls for cls, name in TYPE_NAMES.items()}

@@ -17,6 +17,7 @@ from typing import Any
 from nightfall.engine import events as ev
 from nightfall.engine.commands import Command
 from nightfall.engine.errors import Rejected, SetupError
+from nightfall.engine.guests import ADMIT, admit, observer_acts, observer_view
 from nightfall.engine.names import name_keys, name_problem
 from nightfall.engine.phase import ENDED, SETUP, SIGNUP, Phase
 from nightfall.engine.rng import draw_index
@@ -224,7 +225,7 @@ class Game:
             # "*" is the GM's "every player" on the links form; "---" no vote can name
             raise Rejected(N_("A name needs at least one letter or digit."))
         keys = name_keys(name)
-        for taken in self.state.players:
+        for taken in (*self.state.players, *self.state.observers):
             if not keys & name_keys(taken):
                 continue
             if unicodedata.normalize("NFKC", taken).casefold() == (
@@ -326,7 +327,8 @@ class Game:
             # a GM act comes without ``by``: a player's form naming one (advance, modkill,
             # say) must not close a stage or speak as the game master
             raise Rejected(N_("Only the game master can do that."))
-        if command.action in TALK_ACTIONS:  # the GM may always speak, after the end too
+        if command.action in TALK_ACTIONS or command.action == ADMIT:
+            # the GM may always speak and let observers in, after the end too
             return self._transaction(command.at, lambda ctx: self._gm(ctx, command))
         if self.state.ended:
             raise Rejected(N_("The game is over."))
@@ -340,6 +342,8 @@ class Game:
         deadline = self.state.deadline
         if command.at is not None and deadline is not None and command.at >= deadline:
             raise Rejected(N_("Too late: the deadline passed at {deadline}."), deadline=deadline)
+        if command.by in self.state.observers:  # a guest of the thread, no player
+            return self._transaction(command.at, lambda ctx: observer_acts(ctx, command))
         if command.by not in self.state.players:
             raise Rejected(N_("There is no player called {name}."), name=command.by)
         return self._transaction(command.at, lambda ctx: self._player(ctx, command))
@@ -470,6 +474,8 @@ class Game:
             self._after_resolution(ctx)
         elif command.action in TALK_ACTIONS:
             speak(ctx, command)
+        elif command.action == ADMIT:
+            admit(ctx, command)
         elif command.action in self.ruleset.gm_actions:
             ctx.emit(ev.GmActed(command.action, command.target, command.choice or command.text))
             self.ruleset.handle_gm(ctx, command)
@@ -512,9 +518,18 @@ class Game:
 
     # -- views ------------------------------------------------------------------------
     def view(self, player: str | None) -> dict[str, Any]:
-        """The projection of the state for ``player`` (``None``: public view)."""
+        """The projection of the state for ``player`` (``None``: public view); an
+        observer (``engine/guests.py``) gets the public view, nothing more."""
+        if player is not None and player not in self.state.players and (
+                player in self.state.observers):
+            return observer_view(self.ruleset.project(self.state, None), player)
         return self.ruleset.project(self.state, player)
 
     def legal_commands(self, player: str) -> list[Command]:
+        """What ``player`` may do now. A post takes a free text and is never listed (the
+        pages ask the command path, ``web/forms.py`` ``probe``); an observer, who only
+        posts, has nothing listed."""
+        if player not in self.state.players:
+            return []
         return self.ruleset.legal_commands(self.state, player)
 

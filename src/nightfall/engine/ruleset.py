@@ -100,6 +100,10 @@ class Ruleset(ABC):
     scenario_options: Mapping[str, Any] = {}
     min_players: int = 3
     max_players: int = 60
+    #: who besides the living players may post in the thread (``engine/guests.py``):
+    #: ``"dead"`` (departed players) and ``"observer"`` (outsiders the GM lets in with an
+    #: observer link). Empty: only the living post (Changelings C2.7); Island: both (I6.7)
+    thread_guests: frozenset[str] = frozenset()
 
     def check_options(self, options: Mapping[str, Any]) -> None:
         """Raise :class:`SetupError` for an option value the game could not be played
@@ -185,6 +189,17 @@ class Ruleset(ABC):
     def on_deal(self, ctx: Context) -> None:  # noqa: B027 - optional hook, empty by default
         """Called once after :meth:`Game.deal` dealt the roles at random: deal whatever
         else the rule set deals at setup (items, a seating order), by ``ctx.draw``."""
+
+    def action_hints(self, state: GameState, player: str, action: str) -> tuple[Text, ...]:
+        """What ``action`` does and what it costs ``player`` now (once per game, needs a
+        vote today, used up until recharged, …), as sentences for the form of the move;
+        worked out from the rule set's own declarations. Empty: nothing to say."""
+        return ()
+
+    def guest_thread_closed(self, state: GameState) -> Text | None:
+        """Why the thread is closed to its guests now (``None``: open), for a rule set
+        with :attr:`thread_guests`; the rule set says it, e.g. for its nights."""
+        return None
 
     def handle_gm(self, ctx: Context, command: Command) -> None:
         """A game-master act of the rule set's own (one of :attr:`gm_actions`)."""

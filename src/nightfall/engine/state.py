@@ -98,11 +98,13 @@ class Announcement:
 
 @dataclass(frozen=True, slots=True)
 class Post:
-    """A post in the thread; ``player`` is ``None`` for the game master's (``GmPosted``)."""
+    """A post in the thread; ``player`` is ``None`` for the game master's (``GmPosted``).
+    ``voice`` marks a guest's post: ``"dead"`` or ``"observer"`` (``Posted.voice``)."""
 
     player: str | None
     phase: str
     text: str
+    voice: str | None = None
 
     def __reduce__(self) -> tuple[Any, ...]:
         return by_fields(self)
@@ -153,6 +155,8 @@ class GameState:
     notices: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     announcements: list[Announcement] = field(default_factory=list)
     thread: list[Post] = field(default_factory=list)
+    #: outsiders the GM let into the thread (``ObserverAdmitted``), in the order admitted
+    observers: list[str] = field(default_factory=list)
     last_votes: dict[str, int] = field(default_factory=dict)
     last_ballots: dict[str, str] = field(default_factory=dict)
     traces: list[ev.StepTraced] = field(default_factory=list)
@@ -176,6 +180,8 @@ class GameState:
     def __setstate__(self, data: dict[str, Any]) -> None:
         for name, value in data.items():
             setattr(self, name, value)
+        if "observers" not in data:  # a snapshot pickled before observers existed
+            self.observers = []
         self.memo = {}
         self.stamp = [0] * len(PARTS)
 
@@ -242,6 +248,8 @@ def _post_data(post: Post) -> dict[str, Any]:
     data: dict[str, Any] = {"player": post.player, "phase": post.phase, "text": post.text}
     if post.player is None:
         data["gm"] = True
+    if post.voice is not None:
+        data["voice"] = post.voice
     return data
 
 
@@ -354,7 +362,12 @@ def _withdrawn(state: GameState, e: ev.SubmissionWithdrawn) -> None:
 
 @_applies(ev.Posted)
 def _posted(state: GameState, e: ev.Posted) -> None:
-    state.thread.append(Post(e.player, e.phase, e.text))
+    state.thread.append(Post(e.player, e.phase, e.text, e.voice))
+
+
+@_applies(ev.ObserverAdmitted)
+def _observer(state: GameState, e: ev.ObserverAdmitted) -> None:
+    state.observers.append(e.name)
 
 
 @_applies(ev.GmPosted)

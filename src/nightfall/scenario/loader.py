@@ -154,10 +154,15 @@ def _check_names(scenario: Scenario, steps: Sequence[Step], locate: _Locator) ->
         if value is not None and value not in seen:
             raise ScenarioError(locate.message(path, f"no player called {value!r}"))
 
+    # an observer the file lets in (``gm: admit``, I6.7) may post (``by``) like a player
+    observers = {s.target for s in steps if isinstance(s, GmStep) and s.gm == "admit"}
     for i, step in enumerate(steps):
         path: tuple[str | int, ...] = ("steps", i)
+        if isinstance(step, GmStep) and step.gm == "admit":
+            continue
         if isinstance(step, CommandStep):
-            known(step.by, (*path, "by"))
+            if step.by not in observers:
+                known(step.by, (*path, "by"))
             known(step.target, (*path, "target"))
             for j, target in enumerate(step.targets or ()):
                 known(target, (*path, "targets", j))

@@ -14,10 +14,10 @@ COMMANDS = frozenset({
     "pass",
     "check", "heal", "authority", "witch_kill", "witch_cancel", "swap_items", "recharge",
     "assault", "eat", "hamster_kill", "use_item", "bunker_apply", "exchange_offer",
-    "fear_pick", "pick_me_partner", "spirit_ask", "post",
+    "fear_pick", "pick_me_partner", "spirit_ask", "spirit_nominate", "post",
 })
-GM_DIRECTIVES = frozenset({"event", "answer", "modkill", "violation", "extend", "skip",
-                           "shorten", "say", "tell"})
+GM_DIRECTIVES = frozenset({"event", "answer", "refuse", "modkill", "violation", "extend",
+                           "skip", "shorten", "say", "tell", "admit"})
 
 
 class Strict(BaseModel):
@@ -66,6 +66,9 @@ class ExpectBlock(Strict):
     items: dict[str, list[str]] | None = None
     votes: dict[str, int] | None = None
     notices: dict[str, list[dict[str, Any]]] | None = None
+    posts: list[dict[str, Any]] | None = None
+    announced: list[str] | None = None
+    not_announced: list[str] | None = None
 
 
 class ExpectStep(Strict):

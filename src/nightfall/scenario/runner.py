@@ -12,7 +12,7 @@ from nightfall.scenario.loader import LoadedScenario, ScenarioError, load_scenar
 from nightfall.scenario.model import CommandStep, ExpectBlock, ExpectStep, GmStep
 
 _GM_COMMANDS = {"modkill": "modkill", "extend": "extend", "shorten": "shorten", "skip": "skip",
-                "say": "say", "tell": "tell"}
+                "say": "say", "tell": "tell", "admit": "admit"}
 
 
 @dataclass
@@ -151,7 +151,27 @@ def _check(game: Game, block: ExpectBlock, number: int) -> list[dict[str, Any]]:
         for notice in wanted:
             if not any(_matches(notice, n) for n in have):
                 fail(f"notices.{name}", notice, have)
+    posts = [_post_fields(p) for p in game.state.thread]
+    for post in block.posts or []:
+        if not any(_matches(post, p) for p in posts):
+            fail("posts", post, posts)
+    said = [render(a.text) for a in game.state.announcements]
+    for words in block.announced or []:
+        if not any(words in line for line in said):
+            fail("announced", words, said)
+    for words in block.not_announced or []:
+        found = [line for line in said if words in line]
+        if found:
+            fail("not_announced", words, found)
     return failures
+
+
+def _post_fields(post: Any) -> dict[str, Any]:
+    """A thread post as the ``posts`` key compares it: ``player`` (``null``: the game
+    master), ``text``, ``phase`` and ``voice`` (``dead``/``observer``; ``null``: a living
+    player or the game master)."""
+    return {"player": post.player, "text": post.text, "phase": post.phase,
+            "voice": post.voice}
 
 
 def _matches(expected: dict[str, Any], notice: dict[str, Any]) -> bool:

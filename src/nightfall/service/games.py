@@ -101,6 +101,16 @@ class GameService:
 
         return self.store.transact(game_id, work)
 
+    def admit_observer(self, game_id: str, name: str) -> str:
+        """Let an outsider into the thread as an observer (Island I6.7; the engine refuses
+        where the rule set admits none, or the name is taken); returns his private token."""
+
+        def work(game: Game, conn: Connection) -> str:
+            game.execute(Command("admit", target=name, at=self.clock.now()))
+            return self.store.add_observer_token(conn, game_id, name.strip())
+
+        return self.store.transact(game_id, work)
+
     def withdraw(self, game_id: str, name: str) -> None:
         def work(game: Game, conn: Connection) -> None:
             game.withdraw(name)

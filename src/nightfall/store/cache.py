@@ -46,6 +46,8 @@ class Holder:
     player: str | None  # None: the game master
     timezone: str | None = None
     locale: str | None = None
+    #: an observer's link (``player`` is his name; he is no player), Island I6.7
+    observer: bool = False
 
 
 class TokenCache:

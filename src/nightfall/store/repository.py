@@ -506,15 +506,18 @@ class EventStore:
             withdrawn=True))
         self.revoke_tokens(conn, game_id, name)
 
-    def revoke_tokens(self, conn: Connection, game_id: str, player: str | None) -> None:
-        """Revoke the tokens of ``player`` (``None``: the GM's); every process's token
-        cache is cleared: this one's after the commit (:meth:`_begin`), the others' by
-        ``NOTIFY nightfall_tokens`` (PostgreSQL delivers it at commit)."""
-        condition = (schema.access_tokens.c.player.is_(None) if player is None
-                     else schema.access_tokens.c.player == player)
-        conn.execute(update(schema.access_tokens).where(and_(
-            schema.access_tokens.c.game_id == game_id, condition,
-            schema.access_tokens.c.revoked_at.is_(None))).values(revoked_at=datetime.now(UTC)))
+    def revoke_tokens(self, conn: Connection, game_id: str, player: str | None,
+                      observer: bool = False) -> None:
+        """Revoke the tokens of ``player`` (``None``: the GM's; ``observer``: of the
+        observer of that name); every process's token cache is cleared: this one's after
+        the commit (:meth:`_begin`), the others' by ``NOTIFY nightfall_tokens``
+        (PostgreSQL delivers it at commit)."""
+        tokens = schema.access_tokens
+        condition = (tokens.c.player.is_(None) if player is None
+                     else tokens.c.player == player)
+        conn.execute(update(tokens).where(and_(
+            tokens.c.game_id == game_id, condition, tokens.c.observer.is_(observer),
+            tokens.c.revoked_at.is_(None))).values(revoked_at=datetime.now(UTC)))
         conn.info[_TOKENS_CHANGED] = True
         if conn.dialect.name == "postgresql":
             conn.execute(select(func.pg_notify(TOKENS_CHANNEL, game_id)))
@@ -552,39 +555,71 @@ class EventStore:
         with self.engine.connect() as conn:
             row = conn.execute(
                 select(tokens.c.game_id, tokens.c.player, players.c.timezone,
-                       players.c.locale)
+                       players.c.locale, tokens.c.observer)
                 .select_from(tokens.outerjoin(players, and_(
                     players.c.game_id == tokens.c.game_id,
-                    players.c.name == tokens.c.player)))
+                    players.c.name == tokens.c.player, tokens.c.observer.is_(False))))
                 .where(and_(tokens.c.token_hash == token_hash,
                             tokens.c.revoked_at.is_(None)))).first()
         if row is None:
             return None
-        holder = Holder(row[0], row[1], row[2], row[3])
+        holder = Holder(row[0], row[1], row[2], row[3], bool(row[4]))
         self.tokens.put(token_hash, holder, generation)
         return holder
 
     # -- for the web app ------------------------------------------------------------------
-    def issue_token(self, game_id: str, player: str | None,
+    def issue_token(self, game_id: str, player: str | None, observer: bool = False,
                     then: Callable[[Connection, str], object] | None = None) -> str:
-        """A new private token for ``player`` (``None``: the GM); older ones stop working.
-        ``then(connection, token)`` runs in the same transaction (the link's e-mail)."""
+        """A new private token for ``player`` (``None``: the GM; ``observer``: for the
+        observer of that name); older ones stop working. ``LookupError`` for a name that
+        is no (signed-up) player, or no observer of the game. ``then(connection, token)``
+        runs in the same transaction (the link's e-mail)."""
         token = secrets.token_urlsafe(32)
         with self._begin() as conn:
             self.meta(game_id, conn)
-            if player is not None:
+            if observer:
+                if player is None or player not in self._load(conn, game_id, False
+                                                              ).state.observers:
+                    raise LookupError(player)
+            elif player is not None:
                 row = conn.execute(select(schema.players.c.name).where(and_(
                     schema.players.c.game_id == game_id, schema.players.c.name == player,
                     schema.players.c.withdrawn.is_(False)))).first()
                 if row is None:
                     raise LookupError(player)
-            self.revoke_tokens(conn, game_id, player)
+            self.revoke_tokens(conn, game_id, player, observer)
             conn.execute(insert(schema.access_tokens).values(
                 token_hash=hash_token(token), game_id=game_id, player=player,
-                created_at=datetime.now(UTC)))
+                created_at=datetime.now(UTC), observer=observer))
             if then is not None:
                 then(conn, token)
         return token
+
+    # -- observers (Island I6.7) -------------------------------------------------------
+    def add_observer_token(self, conn: Connection, game_id: str, name: str) -> str:
+        """The first link of an observer the engine has just admitted (same transaction,
+        ``GameService.admit_observer``); stored as its hash like a player's."""
+        token = secrets.token_urlsafe(32)
+        conn.execute(insert(schema.access_tokens).values(
+            token_hash=hash_token(token), game_id=game_id, player=name,
+            created_at=datetime.now(UTC), observer=True))
+        return token
+
+    def _observer_rows(self, conn: Connection, game_id: str) -> dict[str, bool]:
+        tokens = schema.access_tokens
+        found: dict[str, bool] = {}
+        for name, revoked in conn.execute(
+                select(tokens.c.player, tokens.c.revoked_at)
+                .where(and_(tokens.c.game_id == game_id, tokens.c.observer.is_(True)))
+                .order_by(tokens.c.created_at)).all():
+            found[str(name)] = found.get(str(name), False) or revoked is None
+        return found
+
+    def observer_links(self, game_id: str) -> dict[str, bool]:
+        """Each observer of the game (in the order let in) and whether a link of his
+        works now (``False``: revoked, until the GM issues a new one)."""
+        with self.engine.connect() as conn:
+            return self._observer_rows(conn, game_id)
 
     def player_settings(self, game_id: str, player: str) -> dict[str, str | None]:
         """A signed-up player's own settings: ``timezone`` and ``locale`` (or ``None``)."""
@@ -609,20 +644,26 @@ class EventStore:
                 for seq, at, t, v, p in rows]
 
     # -- revoking links -------------------------------------------------------------------
-    def revoke_access(self, game_id: str, player: str) -> int:
-        """Revoke ``player``'s private links without issuing a new one (the GM may reissue
-        later); returns how many were active. ``LookupError`` for a name not in the game."""
+    def revoke_access(self, game_id: str, player: str, observer: bool = False) -> int:
+        """Revoke ``player``'s private links (``observer``: the observer's of that name)
+        without issuing a new one (the GM may reissue later); returns how many were
+        active. ``LookupError`` for a name not in the game."""
         with self._begin() as conn:
             self.meta(game_id, conn)
-            row = conn.execute(select(schema.players.c.name).where(and_(
-                schema.players.c.game_id == game_id, schema.players.c.name == player))).first()
-            if row is None:
+            if observer:
+                known = player in self._load(conn, game_id, False).state.observers
+            else:
+                known = conn.execute(select(schema.players.c.name).where(and_(
+                    schema.players.c.game_id == game_id,
+                    schema.players.c.name == player))).first() is not None
+            if not known:
                 raise LookupError(player)
             active = conn.execute(select(func.count()).select_from(schema.access_tokens).where(
                 and_(schema.access_tokens.c.game_id == game_id,
                      schema.access_tokens.c.player == player,
+                     schema.access_tokens.c.observer.is_(observer),
                      schema.access_tokens.c.revoked_at.is_(None)))).scalar_one()
-            self.revoke_tokens(conn, game_id, player)
+            self.revoke_tokens(conn, game_id, player, observer)
         return int(active)
 
     # -- rate limits ----------------------------------------------------------------------

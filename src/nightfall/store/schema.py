@@ -16,6 +16,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    false,
 )
 
 metadata = MetaData()
@@ -57,6 +58,8 @@ access_tokens = Table(
     Column("player", String(80), nullable=True),  # NULL: the game master
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("revoked_at", DateTime(timezone=True), nullable=True),
+    #: the link of an observer (``player`` is his name, no sign-up), Island I6.7
+    Column("observer", Boolean, nullable=False, default=False, server_default=false()),
     Index("ix_tokens_game", "game_id", "player"),
 )
 

@@ -19,7 +19,7 @@ from nightfall.service.forum_link import ForumLinks
 from nightfall.web import bodies, csrf, forms, limits, openapi
 from nightfall.web.i18n import LANG_COOKIE, Translator, page_locale, supported
 from nightfall.web.render import page, read_flash
-from nightfall.web.routes import api, gm, gm_forum, notify, player, public, sse
+from nightfall.web.routes import api, gm, gm_forum, notify, observer, player, public, sse
 from nightfall.web.security import (
     PRIVATE_HEADERS,
     SECURITY_HEADERS,
@@ -52,7 +52,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     # the game's forum thread, read at each vote deadline by the scheduler's tick
     app.state.forum = ForumLinks.of(app.state.service)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    for module in (public, player, gm, gm_forum, api, sse, notify):
+    for module in (public, player, observer, gm, gm_forum, api, sse, notify):
         app.include_router(module.router)
 
     @app.middleware("http")
@@ -71,7 +71,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
         path = request.url.path
-        if path.startswith(("/p/", "/gm/", "/api/")):
+        if path.startswith(("/p/", "/o/", "/gm/", "/api/")):
             for name, value in PRIVATE_HEADERS.items():
                 response.headers.setdefault(name, value)
         if new_cookie is not None:

@@ -29,6 +29,7 @@ DETECTIONS, VIOLATIONS, OVERRULED = "i.detections", "i.violations", "i.overruled
 ACT_FIELDS: Mapping[str, tuple[str, ...]] = {
     "event": ("choice", "target"),  # I5; the player only for pick me!
     "answer": ("choice",),  # I5 spirit
+    "refuse": ("text",),  # I5 spirit [R]: the reason, announced with the refused question
     "violation": ("target", "text"),  # I4, I5, I8
 }
 

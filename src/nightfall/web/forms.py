@@ -83,6 +83,9 @@ class ActionForm:
     pair: list[str] = field(default_factory=list)
     #: the pair of the current choice, preselected in the two drop-downs
     pair_selected: tuple[str, ...] = ()
+    #: what the action does and costs now, in the rule set's words
+    #: (``Ruleset.action_hints``: Island's "once per game", "needs a vote under fog", …)
+    hints: tuple[Text, ...] = ()
 
     @property
     def prompt(self) -> str:
@@ -167,7 +170,8 @@ def action_forms(game: Game, player: str, tr: Translator, *, thread: bool | None
                 text = True
             form = forms[command.action] = ActionForm(
                 command.action, upper_first(tr.term("action", command.action)), text=text,
-                hint=action_explanation(game.ruleset.id, command.action))
+                hint=action_explanation(game.ruleset.id, command.action),
+                hints=game.ruleset.action_hints(game.state, player, command.action))
             current = submissions.get(command.action)
             if current is not None:
                 form.current = option_label(game, current.targets, current.choice, tr)

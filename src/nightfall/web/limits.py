@@ -1,4 +1,5 @@
-"""Rate limit of the submissions (moves and posts) through one player's private link.
+"""Rate limit of the submissions (moves and posts) through one player's private link (and
+the posts through an observer's, I6.7).
 
 A link that floods the game with submissions (a script, a stuck key, a leaked link) gets
 HTTP 429 with ``Retry-After`` and a page in the player's language; nothing is changed.
@@ -19,7 +20,7 @@ from nightfall.store import UnknownGame
 from nightfall.store.repository import hash_token
 from nightfall.web.i18n import page_locale
 from nightfall.web.routes.common import service
-from nightfall.web.security import PlayerAccess
+from nightfall.web.security import Access, ObserverAccess, PlayerAccess
 
 
 class TooManySubmissions(Exception):
@@ -49,6 +50,15 @@ async def submissions(request: Request, access: PlayerAccess) -> None:
     """Dependency of every player's form: take one slot of the link's limit, or raise
     :class:`TooManySubmissions` (after the CSRF check and the token: a forged or wrong
     request counts for nobody)."""
+    await _take(request, access)
+
+
+async def observer_posts(request: Request, access: ObserverAccess) -> None:
+    """Dependency of an observer's post form: the same limit, per observer link."""
+    await _take(request, access)
+
+
+async def _take(request: Request, access: Access) -> None:
     settings = request.app.state.settings
     if settings.submit_rate <= 0:
         return

@@ -176,6 +176,10 @@ ROUTES: dict[tuple[str, str], tuple[dict[int | str, dict[str, Any]], dict[str, A
         required=("action",))),
     ("POST", "/p/{token}/post"): (pages(303, 400, 403, 404, 409, 429), form(
         {"text": text(10_000, minLength=1), "phase": text(40)}, required=("text",))),
+    ("GET", "/o/{token}"): (pages(404), None),
+    ("GET", "/o/{token}/thread"): (pages(404), None),
+    ("POST", "/o/{token}/post"): (pages(303, 400, 403, 404, 409, 429), form(
+        {"text": text(10_000, minLength=1), "phase": text(40)}, required=("text",))),
     ("GET", "/gm/{token}"): (pages(404), None),
     ("POST", "/gm/{token}/players"): (pages(400, 403, 404), form(
         {"name": _NAME, "description": text(200)}, required=("name",))),
@@ -191,6 +195,11 @@ ROUTES: dict[tuple[str, str], tuple[dict[int | str, dict[str, Any]], dict[str, A
         {"player": text(200, minLength=1)}, required=("player",))),
     ("POST", "/gm/{token}/revoke"): (pages(303, 400, 403, 404), form(
         {"player": text(200, minLength=1)}, required=("player",))),
+    ("POST", "/gm/{token}/observers"): (pages(400, 403, 404), form(
+        {"name": text(1000, minLength=1)}, required=("name",))),
+    ("POST", "/gm/{token}/observers/link"): (pages(303, 400, 403, 404), form(
+        {"name": text(200, minLength=1), "op": choice("new", "revoke")},
+        required=("name", "op"))),
     ("POST", "/gm/{token}/votecount"): (pages(400, 403, 404, 409, 413, 415, 422), uploads(
         "pages", {"since": text(100), "deadline": text(100), "aliases": text(5000)})),
     ("POST", "/gm/{token}/votecount/submit"): (pages(400, 403, 404, 409), form(
@@ -206,6 +215,8 @@ ROUTES: dict[tuple[str, str], tuple[dict[int | str, dict[str, Any]], dict[str, A
     ("GET", "/api/p/{token}"): (api(
         {"id": _STR, "player": _STR, "view": _OBJECT,
          "legal": {"type": "array", "items": _COMMAND}}, 404), None),
+    ("GET", "/api/o/{token}"): (api(
+        {"id": _STR, "observer": _STR, "view": _OBJECT}, 404), None),
     ("GET", "/api/gm/{token}"): (api(
         {"id": _STR, "head_seq": {"type": "integer"}, "view": _OBJECT,
          "awaiting": {"type": ["array", "null"], "items": {"type": "array", "items": _STR}},
@@ -230,6 +241,7 @@ ROUTES: dict[tuple[str, str], tuple[dict[int | str, dict[str, Any]], dict[str, A
     ("GET", "/mail/{key}"): (pages(404), None),
     ("GET", "/g/{game_id}/events"): (_stream(), None),
     ("GET", "/p/{token}/events"): (_stream(), None),
+    ("GET", "/o/{token}/events"): (_stream(), None),
     ("GET", "/gm/{token}/events"): (_stream(), None),
 }
 

@@ -47,6 +47,8 @@ class ThreadEntry:
     number: int = 0
     """The entry's place in the thread (1, 2, …): what pages and live updates count by.
     Never the log's seq, whose gaps would count the hidden events in between."""
+    #: a guest's post (I6.7): ``"dead"`` or ``"observer"``; ``None`` for a living player's
+    voice: str | None = None
 
 
 def thread(log: Sequence[LogEntry], public_slots: frozenset[str]) -> list[ThreadEntry]:
@@ -60,7 +62,8 @@ def thread(log: Sequence[LogEntry], public_slots: frozenset[str]) -> list[Thread
             if event.kind in ("day", "night", "ended"):
                 entries.append(ThreadEntry("phase", seq, at, phase))
         elif isinstance(event, ev.Posted):
-            entries.append(ThreadEntry("post", seq, at, event.phase, event.player, event.text))
+            entries.append(ThreadEntry("post", seq, at, event.phase, event.player, event.text,
+                                       voice=event.voice))
         elif isinstance(event, ev.GmPosted):
             entries.append(ThreadEntry("gm", seq, at, event.phase, text=event.text))
         elif isinstance(event, ev.Announced):

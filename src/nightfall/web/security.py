@@ -1,7 +1,8 @@
 """Who is asking: private links carry a token, the store keeps only its hash.
 
 ``/p/{token}/…`` pages belong to the player holding the token, ``/gm/{token}/…`` pages to
-the game master. A token that is unknown, revoked, or of the wrong kind (a player's
+the game master, ``/o/{token}/…`` pages to an observer the GM let into the thread (Island
+I6.7). A token that is unknown, revoked, or of the wrong kind (a player's
 token on a GM page, or the reverse) gets the same plain 404 as a page that does not
 exist, so a wrong link reveals nothing — not even whether the game exists.
 """
@@ -53,10 +54,12 @@ class Access:
     player: str | None  # None: the game master
     #: the player's own settings (``timezone``, ``locale``; ``None``: the game's)
     settings: dict[str, str | None] = field(default_factory=dict, compare=False)
+    #: an observer's link: ``player`` is his name, and he is no player (I6.7)
+    observer: bool = False
 
     @property
     def is_gm(self) -> bool:
-        return self.player is None
+        return self.player is None and not self.observer
 
 
 def _resolve(request: Request, token: str) -> Access:
@@ -66,13 +69,21 @@ def _resolve(request: Request, token: str) -> Access:
     if holder is None:
         raise NotFound()
     return Access(token, holder.game_id, holder.player,
-                  {"timezone": holder.timezone, "locale": holder.locale})
+                  {"timezone": holder.timezone, "locale": holder.locale}, holder.observer)
 
 
 def player_access(request: Request, token: str) -> Access:
     """Dependency: the player whose private link this is (404 for anything else)."""
     access = _resolve(request, token)
-    if access.is_gm:
+    if access.is_gm or access.observer:
+        raise NotFound()
+    return access
+
+
+def observer_access(request: Request, token: str) -> Access:
+    """Dependency: the observer whose link this is (404 for anything else)."""
+    access = _resolve(request, token)
+    if not access.observer or access.player is None:
         raise NotFound()
     return access
 
@@ -96,7 +107,9 @@ def known_game(request: Request, game_id: str) -> str:
     return game_id
 
 
-#: route parameters: the holder of a player's link, of the GM link, an existing game id
+#: route parameters: the holder of a player's link, of an observer's, of the GM link, an
+#: existing game id
 PlayerAccess = Annotated[Access, Depends(player_access)]
+ObserverAccess = Annotated[Access, Depends(observer_access)]
 GmAccess = Annotated[Access, Depends(gm_access)]
 GameId = Annotated[str, Depends(known_game)]

@@ -96,7 +96,8 @@ def log_line(event: ev.Event, ruleset: Ruleset, tr: Translator) -> str | None:
         text = Text(N_("The game ends: {winner} won."),
                     {"winner": Term("faction", event.winner)})
     elif isinstance(event, ev.StepTraced | ev.DeadlineChanged | ev.FlagSet | ev.VotesCounted
-                    | ev.GameCreated | ev.ItemUsedChanged | ev.GmPosted):  # GmPosted: thread
+                    | ev.GameCreated | ev.ItemUsedChanged | ev.GmPosted  # GmPosted: thread
+                    | ev.ObserverAdmitted):  # its GmActed line says it
         return None
     return tr.text(text) if text is not None else type(event).__name__
 
@@ -116,6 +117,8 @@ TermNames.register("gm", {
     "set_deadline": N_("set a new deadline"),
     "event": N_("force the day's event"),
     "answer": N_("answer the spirit"),
+    "refuse": N_("refuse the spirit's question"),
+    "admit": N_("let an observer into the thread"),
     "violation": N_("mark a conduct violation"),
     "overrule": N_("overrule a violation"),
 })

@@ -57,6 +57,8 @@ class Changelings(RulesetBase):
     }
     min_players = 2
     max_players = 60
+    #: C2.7: the thread is for the living; no dead and no observers post (cf. Island I6.7)
+    thread_guests: frozenset[str] = frozenset()
 
     # -- phases (C2) --------------------------------------------------------------------
     # C2.1: sign-up and setup are the engine's; play starts with day 1 (the election),

@@ -35,10 +35,11 @@ from nightfall.engine.abilities import (
     refusal,
     two_different,
 )
+from nightfall.engine.guests import DEAD, OBSERVER
 from nightfall.engine.phase import DAY
 from nightfall.engine.state import FLAGS, PLAYERS
 from nightfall.engine.text import TermNames
-from nightfall.rulesets.island import memory
+from nightfall.rulesets.island import memory, spirit
 from nightfall.rulesets.island.happenings import (
     BUNKER,
     EXCHANGE,
@@ -73,10 +74,14 @@ from nightfall.rulesets.island.roles import (
 from nightfall.rulesets.island.seating import neighbours
 from nightfall.rulesets.island.voting import love_note_partners, voiceless_reason, vote_count
 
+#: I6.7 [R]: besides the living, the dead and outside observers (whom the GM lets in with
+#: an observer link) may post in the thread; unlike Changelings (C2.7)
+THREAD_GUESTS = frozenset({DEAD, OBSERVER})
+
 ANY_STAGE = "any_stage"
 STAGE_ONE = "stage_one"  # event applications close at 13:00 (I7 stage 1 step 1)
 
-__all__ = ["ABILITIES", "BOOK", "Ability", "slot_of", "validate"]
+__all__ = ["ABILITIES", "BOOK", "THREAD_GUESTS", "Ability", "slot_of", "validate"]
 
 
 def slot_of(state: GameState, command: Command) -> str:
@@ -109,6 +114,13 @@ def validate(state: GameState, command: Command) -> str:
 # -- who may act, and when ------------------------------------------------------------------
 def _alive(state: GameState, ability: Ability, actor: str) -> Text | None:
     if not state.players[actor].alive:
+        return refusal(N_("You have left the game and can no longer act."))
+    return None
+
+
+def _alive_or_guest(state: GameState, ability: Ability, actor: str) -> Text | None:
+    """I6.7 [R]: the dead may keep posting in the thread (marked as theirs); nothing else."""
+    if not state.players[actor].alive and DEAD not in THREAD_GUESTS:
         return refusal(N_("You have left the game and can no longer act."))
     return None
 
@@ -384,13 +396,32 @@ def _a_question(state: GameState, ability: Ability, command: Command) -> Text | 
     return None
 
 
+def _may_ask(state: GameState, ability: Ability, actor: str) -> Text | None:
+    """I5 spirit [R]: the chosen asker only; after 13:00 only in place of a refused one."""
+    return spirit.question_refusal(state, actor)
+
+
+def _may_nominate(state: GameState, ability: Ability, actor: str) -> Text | None:
+    """I5 spirit [R]: the players choose one asker; once chosen, the choice is final."""
+    return spirit.nomination_refusal(state)
+
+
+#: when each ability may be sent (``ANY_STAGE`` or ``STAGE_ONE``) and the event it belongs
+#: to, as declared below: the forms' explanations read them (``hints.py``)
+WHEN: dict[str, str] = {}
+EVENT_OF: dict[str, str] = {}
+
+
 def _ability(action: str, rule: str, slot: str, roles: frozenset[str] | None,
              when: str = ANY_STAGE, *, targets: int = 1, self_target: bool = True,
              event: str | None = None, checks: tuple[Check, ...] = (),
              candidates: Candidates | None = None, target_optional: bool = False,
-             listed_text: str | None = None) -> Ability:
-    actor_checks: tuple[ActorStep, ...] = (_alive, has_role, OnPhase(_stage(when)))
+             listed_text: str | None = None, guests: bool = False) -> Ability:
+    alive: ActorCheck = _alive_or_guest if guests else _alive
+    actor_checks: tuple[ActorStep, ...] = (alive, has_role, OnPhase(_stage(when)))
+    WHEN[action] = when
     if event is not None:
+        EVENT_OF[action] = event
         actor_checks += (_on_event(event),)
     return Ability(action, rule, slot, roles, targets=targets, self_target=self_target,
                    actor_checks=actor_checks, checks=checks, candidates=candidates,
@@ -403,7 +434,8 @@ BOOK = AbilityBook((
                      ForTargets(_no_love_note)),
              candidates=_vote_candidates),
     _ability("unvote", "I6.2", "vote", None, targets=0, checks=(_has_vote,)),
-    _ability("post", "I5", "", None, targets=0, checks=(OnCommand(_has_text),)),
+    _ability("post", "I6.7", "", None, targets=0, checks=(OnCommand(_has_text),),
+             guests=True),
     _ability("authority", "I2.4", "authority", frozenset({AUTHORITY}), self_target=False,
              checks=(_authority_left,)),
     _ability("check", "I2.1", "check", frozenset({SEER}), self_target=False),
@@ -430,8 +462,10 @@ BOOK = AbilityBook((
     _ability("fear_pick", "I6.5", "fear", None, event=FEAR),
     _ability("pick_me_partner", "I5", "pick_me", None, STAGE_ONE, self_target=False,
              event=PICK_ME, checks=(_picked,)),
-    _ability("spirit_ask", "I5", "spirit", None, STAGE_ONE, targets=0, event=SPIRIT,
-             checks=(OnCommand(_a_question),), listed_text="?"),
+    _ability("spirit_nominate", "I5", spirit.NOMINATION, None, STAGE_ONE, event=SPIRIT,
+             checks=(_may_nominate,)),
+    _ability("spirit_ask", "I5", "spirit", None, targets=0, event=SPIRIT,
+             checks=(_may_ask, OnCommand(_a_question)), listed_text="?"),
     # what checks read that do not look at the actor (the legal lists share their
     # verdicts within a stage, see AbilityBook); a check not named here reads everything
 ), reads={_not_mafia: (PLAYERS,), _no_eclipse: (FLAGS,),
@@ -461,6 +495,7 @@ TermNames.register(
         "fear_pick": N_("name the one to lynch"),
         "pick_me_partner": N_("name a partner"),
         "spirit_ask": N_("ask the spirit"),
+        "spirit_nominate": N_("choose who asks the spirit"),
     },
 )
 TermNames.register(

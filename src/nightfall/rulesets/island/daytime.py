@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from nightfall.engine import N_, Context, Step, Term, declare_steps
 from nightfall.engine.events import ItemGiven, ItemTaken, StatusChanged, SubmissionWithdrawn
-from nightfall.rulesets.island import effects, memory
+from nightfall.rulesets.island import effects, memory, spirit
 from nightfall.rulesets.island.happenings import (
     BUNKER,
     DESCRIPTIONS,
@@ -243,21 +243,8 @@ def _pick_me(ctx: Context) -> None:
 
 
 def _spirit(ctx: Context) -> None:
-    state = ctx.state
-    asked = memory.spirit(state)
-    if not asked.get("text"):
-        ctx.trace(N_("Nobody asked the Island Spirit a question."))
-        return
-    ctx.trace(N_("{name} asks the Island Spirit: “{text}”"), name=asked.get("asker"),
-              text=asked.get("text"))
-    ctx.announce(N_("{name} asks the Island Spirit: “{text}”"), name=asked.get("asker"),
-                 text=asked.get("text"))
-    if asked.get("answer"):
-        announce_answer(ctx, str(asked["answer"]))
-
-
-def announce_answer(ctx: Context, answer: str) -> None:
-    ctx.announce(N_("The Island Spirit answers: {answer}."), answer=Term("answer", answer))
+    """I5 spirit: the day's question, its asker and the answer are published (spirit.py)."""
+    spirit.publish(ctx)
 
 
 def step_day_items(ctx: Context) -> None:

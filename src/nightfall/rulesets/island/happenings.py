@@ -66,7 +66,8 @@ DESCRIPTIONS = {
     FULL_MOON: N_("The werewolves may eat two players tonight."),
     FOGGY_NIGHT: N_("Everyone has two votes; whoever acts tonight must give one of his votes "
                     "to his night target."),
-    SPIRIT: N_("Ask the Island Spirit one yes/no question until {until}."),
+    SPIRIT: N_("Ask the Island Spirit one yes/no question until {until}; you may choose one "
+               "asker among you. A question that would give a role away is refused."),
     PALMS_BLOOM: N_("The words я, ты, он, она, они, мы, вы and their forms, and да, не, нет "
                     "are forbidden in the thread today; a violator loses his vote."),
 }

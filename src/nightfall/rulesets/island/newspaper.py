@@ -111,12 +111,29 @@ def newspaper(state: GameState, _: Gettext) -> str:
         lines += _night(state, int(report.get("day") or 0), _)
     spirit = report.get("spirit") if report.get("day") != number or state.ended else None
     spirit = spirit or (memory.spirit(state) if state.phase.stage == 2 else None)
-    if spirit and spirit.get("text"):
-        lines += ["", _("The spirit was asked by {name}: “{text}” — the answer: {answer}.").format(
-            name=spirit.get("asker"), text=spirit.get("text"),
-            answer=term("answer", str(spirit["answer"]), _) if spirit.get("answer")
-            else _("not yet given"))]
+    today = memory.spirit(state) if state.phase.stage == 1 and not state.ended else None
+    lines += _spirit_lines(spirit or {}, _) + _spirit_lines(today or {}, _, public_only=True)
     return "\n".join(lines)
+
+
+def _spirit_lines(spirit: Any, _: Gettext, public_only: bool = False) -> list[str]:
+    """I5 spirit: the asker the players chose, every refused question with its reason,
+    and the question with its asker and answer (``public_only``: the morning's paper,
+    before 13:00, names only the choice and the refusals, which are public at once)."""
+    lines: list[str] = []
+    if spirit.get("chosen"):
+        lines.append(_("The players chose {name} to ask the spirit.").format(
+            name=spirit["chosen"]))
+    for refused in spirit.get("refused") or ():
+        lines.append(_("The spirit refused the question of {name} (“{text}”): {reason}"
+                       ).format(name=refused.get("asker"), text=refused.get("text"),
+                                reason=refused.get("reason")))
+    if spirit.get("text") and not public_only:
+        lines.append(_("The spirit was asked by {name}: “{text}” — the answer: {answer}."
+                       ).format(name=spirit.get("asker"), text=spirit.get("text"),
+                                answer=term("answer", str(spirit["answer"]), _)
+                                if spirit.get("answer") else _("not yet given")))
+    return ["", *lines] if lines else []
 
 
 def _player_line(state: GameState, name: str, _: Gettext) -> str:

@@ -20,19 +20,22 @@ from nightfall.engine import (
 )
 from nightfall.engine import Ruleset as RulesetBase
 from nightfall.engine.events import ItemGiven, Posted, StatusChanged, SubmissionWithdrawn
+from nightfall.engine.guests import DEAD
 from nightfall.engine.phase import DAY, ENDED
 from nightfall.engine.ruleset import Role
 from nightfall.engine.text import Term
 from nightfall.rulesets.island import (
     daytime,
     departures,
+    hints,
     memory,
     presets,
+    spirit,
     texts,
     victory,
     view,
 )
-from nightfall.rulesets.island.abilities import validate
+from nightfall.rulesets.island.abilities import THREAD_GUESTS, validate
 from nightfall.rulesets.island.happenings import EVENT_IDS, PALMS_BLOOM
 from nightfall.rulesets.island.items import ITEM_IDS
 from nightfall.rulesets.island.night import NIGHT_STEPS
@@ -62,7 +65,7 @@ class Island(RulesetBase):
     roles: Mapping[str, Role] = ROLES  # typed as the base declares it (mypyc)
     factions: Sequence[str] = FACTIONS
     item_ids = frozenset(ITEM_IDS)
-    gm_actions = frozenset({"event", "answer", "violation"})
+    gm_actions = frozenset({"event", "answer", "refuse", "violation"})
     gm_choices: Mapping[str, tuple[Term, ...]] = {
         "event": tuple(Term("event", event) for event in EVENT_IDS),  # I5
         "answer": (Term("answer", "yes"), Term("answer", "no")),  # I5 spirit
@@ -91,6 +94,7 @@ class Island(RulesetBase):
     scenario_options: Mapping[str, Any] = {"random_events": False}
     min_players = 3
     max_players = 40
+    thread_guests = THREAD_GUESTS  # I6.7 [R]: the dead and observers may chat
 
     # -- phases (I6.1) ------------------------------------------------------------------
     def first_phase(self, state: GameState) -> Phase:
@@ -184,13 +188,18 @@ class Island(RulesetBase):
             ctx.emit(StatusChanged(actor, REVEALED, True))
             ctx.announce(N_("{name} reveals himself: he is the {role} and takes a vote "
                             "today."), name=actor, role=Term("role", "authority"))  # I2.4
-        elif command.action == "spirit_ask":
-            ctx.flag(memory.SPIRIT, {"asker": actor, "text": (command.text or "").strip(),
-                                     "answer": None})
+        elif command.action == "spirit_ask":  # I5 spirit
+            spirit.ask(ctx, actor, (command.text or "").strip())
+        elif command.action == "spirit_nominate":
+            spirit.nominate(ctx)
 
     def _post(self, ctx: Context, actor: str, text: str) -> None:
-        """A post in the thread; under palms bloom its forbidden words are found (I5)."""
+        """A post in the thread; under palms bloom its forbidden words are found (I5).
+        A dead player's post is marked as his (I6.7) and costs nothing: he has no vote."""
         state = ctx.state
+        if not state.is_alive(actor):
+            ctx.emit(Posted(actor, state.phase_label, text, DEAD))
+            return
         ctx.emit(Posted(actor, state.phase_label, text))
         if memory.today_event(state) != PALMS_BLOOM:
             return
@@ -211,15 +220,20 @@ class Island(RulesetBase):
             if command.target is not None and not state.is_alive(command.target):
                 raise Rejected(N_("{name} is no longer in the game."), name=command.target)
             daytime.start_event(ctx, command.choice, command.target)
-        elif command.action == "answer":
-            asked = memory.spirit(state)
-            if command.choice not in ("yes", "no"):
+        elif command.action in ("answer", "refuse"):  # I5 spirit
+            if command.action == "answer" and command.choice not in ("yes", "no"):
                 raise Rejected(N_("The spirit answers yes or no."))
-            if not asked.get("text"):
+            if not memory.spirit(state).get("text"):
                 raise Rejected(N_("Nobody asked the Island Spirit a question today."))
-            ctx.flag(memory.SPIRIT, {**asked, "answer": command.choice})
-            if state.phase.stage == 2:  # the question was published at 13:00
-                daytime.announce_answer(ctx, command.choice)
+            if spirit.answered(state):
+                raise Rejected(N_("The Island Spirit has answered today's question (I5)."))
+            if command.action == "refuse":
+                reason = (command.text or "").strip()
+                if not reason:
+                    raise Rejected(N_("Say why the spirit refuses the question."))
+                spirit.refuse(ctx, reason)
+            else:
+                spirit.answer(ctx, command.choice or "")
         else:
             self._violation(ctx, command)
 
@@ -277,6 +291,12 @@ class Island(RulesetBase):
     def awaiting_inputs(self, state: GameState) -> set[tuple[str, str]] | None:
         return None  # I6.1: the stages end at their deadlines only
 
+    def guest_thread_closed(self, state: GameState) -> Text | None:
+        """I6.7: the island has no night phase (every move is sent by day, I6.2), so the
+        thread is open to the dead and observers in both halves of every day, as to the
+        living; it closes with the game."""
+        return None
+
     def winner(self, state: GameState) -> tuple[str, tuple[str, ...]] | None:
         return victory.winner(state)
 
@@ -298,6 +318,9 @@ class Island(RulesetBase):
 
     def role_text(self, role: str) -> Text:
         return texts.role_text(role)
+
+    def action_hints(self, state: GameState, player: str, action: str) -> tuple[Text, ...]:
+        return hints.action_hints(state, player, action)  # what a move does and costs
 
     def notice_text(self, notice: Mapping[str, Any]) -> Text:
         return texts.notice_text(notice) or super().notice_text(notice)

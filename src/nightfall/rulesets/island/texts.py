@@ -98,6 +98,10 @@ def notice_text(notice: Mapping[str, Any]) -> Text | None:
                            "you now hold nothing."))
         return Text(N_("In the night your items were exchanged for another player's: you "
                        "now hold {items}."), {"items": items})
+    if kind == "spirit_refused":  # I5 spirit [R]
+        return Text(N_("The Island Spirit refuses your question “{text}”: {reason} Ask "
+                       "another one."), {"text": notice.get("text"),
+                                          "reason": notice.get("reason")})
     if kind == "item_recharged":  # I2.6 [R]
         return Text(N_("In the night your {item} was recharged: you can use it again."),
                     {"item": Term("item", str(notice.get("item")))})

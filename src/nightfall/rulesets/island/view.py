@@ -22,7 +22,7 @@ from nightfall.rulesets.common.view import (
     own_submissions,
     trace,
 )
-from nightfall.rulesets.island import memory
+from nightfall.rulesets.island import memory, spirit
 from nightfall.rulesets.island.abilities import BOOK
 from nightfall.rulesets.island.departures import public_cause, role_hidden
 from nightfall.rulesets.island.items import is_public
@@ -63,7 +63,6 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
             ],
         })
     report = memory.mapping(state, memory.REPORT)
-    spirit = memory.spirit(state)
     announcements, thread = public_record(state)
     view: dict[str, Any] = {
         "ruleset": state.ruleset,
@@ -74,7 +73,7 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
         "last_votes": dict(state.last_votes),
         "lynch_table": report.get("votes", []),
         "activations": memory.activations(state),
-        "spirit": spirit if spirit and (state.phase.stage == 2 or over) else None,
+        "spirit": spirit.public(state, over),
         "announcements": announcements,
         "thread": thread,
         "winner": state.winner,

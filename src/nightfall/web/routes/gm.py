@@ -1,6 +1,7 @@
 """The game master's pages: create a game; the dashboard (sign-ups, deal, start, who has
 submitted what, the pending resolution previewed, close/extend/skip/modkill/undo and the
-rule set's own acts, posts in the thread and messages to one player, the players' links)."""
+rule set's own acts, posts in the thread and messages to one player, the players' links,
+the observers' links, I6.7)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from nightfall.engine import Game, Rejected, SetupError
 from nightfall.engine.commands import GM_ACTIONS
+from nightfall.engine.guests import ADMIT, OBSERVER
 from nightfall.engine.phase import SETUP, SIGNUP
 from nightfall.engine.talk import TALK_ACTIONS, TEXT_LIMIT
 from nightfall.engine.text import N_, Term, Text
@@ -138,7 +140,8 @@ async def _dashboard(request: Request, access: Access, error: Text | None = None
                      forum_count: votecount.Section | None = None,
                      draft: dict[str, str] | None = None,
                      forum_thread: forum_section.ThreadSection | None = None,
-                     confirm_shorten: int | None = None) -> Response:
+                     confirm_shorten: int | None = None,
+                     new_observer_links: dict[str, str] | None = None) -> Response:
     """The dashboard; ``draft`` is a refused post or message (``action``, ``target``,
     ``text``), written back into its form so the GM does not type it again;
     ``confirm_shorten`` the minutes of a shortening that would end the stage, asked again
@@ -161,6 +164,9 @@ async def _dashboard(request: Request, access: Access, error: Text | None = None
     in_play = state.phase.is_play()
     base_url = request.app.state.settings.base_url
     moment = now(request)
+    observers_allowed = OBSERVER in game.ruleset.thread_guests  # I6.7
+    links = (await run_in_threadpool(service(request).store.observer_links, access.game_id)
+             if observers_allowed else {})
     return page(
         request, "gm.html", tr, status_code=status_code,
         **game_context(request, access.game_id, game, tr),
@@ -187,7 +193,9 @@ async def _dashboard(request: Request, access: Access, error: Text | None = None
         can_talk=in_play or state.ended, text_limit=TEXT_LIMIT, draft=draft or {},
         gm_messages=pages.gm_messages(log),
         notify=await run_in_threadpool(gm_panel, request, access.game_id),
-        status_names=STATUS_NAMES)
+        status_names=STATUS_NAMES, observers_allowed=observers_allowed,
+        observer_rows=[(name, links.get(name, False)) for name in state.observers],
+        new_observer_links=new_observer_links or {})
 
 
 def _suggested_deadline(game: Game, moment: datetime, tr: Translator) -> str:
@@ -332,6 +340,8 @@ async def gm_act(request: Request, access: GmAccess) -> Response:
     choice: str | None = None
     if action in TALK_ACTIONS:
         return await _talk(request, access, action, form)
+    if action == ADMIT:  # an observer comes with his link (I6.7)
+        return await _admit(request, access, _field(form, "target", 1000))
     try:
         if action == "undo":
             await run_in_threadpool(svc.undo, access.game_id)
@@ -430,6 +440,51 @@ async def revoke_link(request: Request, access: GmAccess) -> Response:
     return redirect(request, f"/gm/{access.token}", Text(N_(
         "The private link of {name} no longer works. Give him a new one with “New link” "
         "when you want."), {"name": who}))
+
+
+# -- observers (I6.7) ---------------------------------------------------------------------------
+def _observer_url(request: Request, token: str) -> str:
+    return f"{request.app.state.settings.base_url}/o/{token}"
+
+
+async def _admit(request: Request, access: Access, name: str) -> Response:
+    """Let an outsider in as an observer and show his link once (only its hash is kept);
+    the engine refuses a taken name or a rule set without observers, in the GM's words."""
+    try:
+        token = await run_in_threadpool(service(request).admit_observer, access.game_id,
+                                        name)
+    except (Rejected, SetupError) as error:
+        return await _dashboard(request, access, error.reason, 400)
+    return await _dashboard(request, access,
+                            new_observer_links={name.strip(): _observer_url(request, token)})
+
+
+@router.post("/gm/{token}/observers", dependencies=[Depends(csrf.verify)])
+async def add_observer(request: Request, access: GmAccess) -> Response:
+    form = await request.form()
+    return await _admit(request, access, _field(form, "name", 1000))
+
+
+@router.post("/gm/{token}/observers/link", dependencies=[Depends(csrf.verify)])
+async def observer_link(request: Request, access: GmAccess) -> Response:
+    """A new link for an observer (the old one stops working), or his link revoked: from
+    then on it gets the same 404 as an unknown link, until the GM issues a new one."""
+    form = await request.form()
+    name, op = _field(form, "name"), _field(form, "op")
+    store = service(request).store
+    try:
+        if op == "new":
+            token = await run_in_threadpool(store.issue_token, access.game_id, name, True)
+            return await _dashboard(request, access, new_observer_links={
+                name: _observer_url(request, token)})
+        if op != "revoke":
+            raise LookupError(op)
+        await run_in_threadpool(store.revoke_access, access.game_id, name, True)
+    except LookupError:
+        return await _dashboard(request, access, Text(N_("Choose an observer.")), 400)
+    return redirect(request, f"/gm/{access.token}#observers", Text(N_(
+        "The observer link of {name} no longer works. Give him a new one with “New link” "
+        "when you want."), {"name": name}))
 
 
 # -- counting a forum thread's votes (see nightfall.web.votecount) --------------------------

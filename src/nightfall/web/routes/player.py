@@ -129,7 +129,7 @@ async def thread_entries(request: Request, access: PlayerAccess) -> Response:
         log, pages.public_slots(game)), game.view(access.player or ""))
 
 
-def _stale(game: Game, form: Any) -> Text | None:
+def stale_form(game: Game, form: Any) -> Text | None:
     """A form made for a phase that is over (an old tab): say so, change nothing."""
     sent = form.get("phase")
     if isinstance(sent, str) and sent and sent != game.state.phase_label:
@@ -137,6 +137,9 @@ def _stale(game: Game, form: Any) -> Text | None:
                        "was changed — here is the current page."),
                     {"old": Term("phase", sent), "now": Term("phase", game.state.phase_label)})
     return None
+
+
+_stale = stale_form
 
 
 @router.post("/p/{token}/act",

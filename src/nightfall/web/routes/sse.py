@@ -110,7 +110,7 @@ async def stream(request: Request, game_id: str, player: str | None, gm: bool,
                 beat = time.monotonic() + settings.sse_safety_poll
 
 
-def _response(body: AsyncIterator[str]) -> StreamingResponse:
+def response(body: AsyncIterator[str]) -> StreamingResponse:
     return StreamingResponse(body, media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
@@ -118,17 +118,16 @@ def _response(body: AsyncIterator[str]) -> StreamingResponse:
 @router.get("/g/{game_id}/events")
 async def public_events(request: Request, game_id: GameId
                         ) -> StreamingResponse:
-    return _response(stream(request, game_id, None, False))
+    return response(stream(request, game_id, None, False))
 
 
 @router.get("/p/{token}/events")
 async def player_events(request: Request, access: PlayerAccess
                         ) -> StreamingResponse:
-    return _response(stream(request, access.game_id, access.player, False,
-                                    access.token))
+    return response(stream(request, access.game_id, access.player, False, access.token))
 
 
 @router.get("/gm/{token}/events")
 async def gm_events(request: Request, access: GmAccess
                     ) -> StreamingResponse:
-    return _response(stream(request, access.game_id, None, True, access.token))
+    return response(stream(request, access.game_id, None, True, access.token))
