@@ -31,10 +31,11 @@ def _command(command: Any) -> dict[str, Any]:
 @router.get("/g/{game_id}")
 async def public_view(request: Request, game_id: GameId) -> dict[str, Any]:
     game = await load_async(request, game_id)
-    return {"id": game_id, "view": _paged(request, view_of(request, game, None))}
+    return {"id": game_id, "view": paged(request, view_of(request, game, None))}
 
 
-def _paged(request: Request, view: Any) -> dict[str, Any]:
+def paged(request: Request, view: Any) -> dict[str, Any]:
+    """A view as data with one page of its thread (``?page=N``, default the newest)."""
     data = to_data(view)
     assert isinstance(data, dict)
     return pages.paged_view(data, pages.page_number(request.query_params.get("page")))
@@ -46,7 +47,7 @@ async def player_view(request: Request, access: PlayerAccess
     game = await load_async(request, access.game_id)
     player = access.player or ""
     return {"id": access.game_id, "player": player,
-            "view": _paged(request, view_of(request, game, player)),
+            "view": paged(request, view_of(request, game, player)),
             "legal": [_command(c) for c in legal_of(request, game, player)]}
 
 
@@ -56,7 +57,7 @@ async def gm_view(request: Request, access: GmAccess) -> dict[str, Any]:
     state = game.state
     awaiting = game.ruleset.awaiting_inputs(state) if state.phase.is_play() else None
     return {"id": access.game_id, "head_seq": meta(request, access.game_id).head_seq,
-            "view": _paged(request, pages.gm_view(game)),
+            "view": paged(request, pages.gm_view(game)),
             "awaiting": sorted(list(a) for a in awaiting) if awaiting is not None else None,
             "submissions": [{"player": s.player, "slot": s.slot, "action": s.action,
                              "targets": list(s.targets), "choice": s.choice}

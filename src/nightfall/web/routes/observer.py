@@ -12,10 +12,11 @@ from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from nightfall.engine import Command, Rejected, SetupError
-from nightfall.engine.text import N_, Text, to_data
+from nightfall.engine.text import N_, Text
 from nightfall.web import csrf, forms, limits, pages
 from nightfall.web.render import page, redirect
 from nightfall.web.routes import public
+from nightfall.web.routes.api import paged
 from nightfall.web.routes.common import load_async, log_async, now, service, translator
 from nightfall.web.routes.player import POST_LIMIT, stale_form
 from nightfall.web.routes.public import game_context
@@ -103,4 +104,4 @@ async def observer_events(request: Request, access: ObserverAccess) -> Streaming
 async def observer_view(request: Request, access: ObserverAccess) -> dict[str, Any]:
     game = await load_async(request, access.game_id)
     name = access.player or ""
-    return {"id": access.game_id, "observer": name, "view": to_data(game.view(name))}
+    return {"id": access.game_id, "observer": name, "view": paged(request, game.view(name))}
