@@ -150,7 +150,8 @@ def test_a_german_game_speaks_german(german: Walk) -> None:
     _has(g, "tick-nothing", "nichts fällig (Frist Sa. 2024-03-02 19:50 CET)")
     _has(g, "close", "beendet: Tag 1", "jetzt: Nacht 1, Abschnitt 1 (Frist Fr.")
     _has(g, "undo", "zurückgesetzt auf die Zeit vor dem Ende von Tag 1",
-         "der Abschnitt ist wieder offen, ohne Frist")
+         # the old deadline is still ahead: the reopened stage keeps it (issue 18)
+         "der Abschnitt ist wieder offen, bis Sa. 2024-03-02 19:50 CET")
     _has(g, "skip", "übersprungen: Nacht 1, Abschnitt 1")
     _has(g, "tick-all-nothing", "keine Frist ist abgelaufen")
     _has(g, "tick-all", f"{g.gid}: ", "Ereignis(se)")
@@ -194,7 +195,7 @@ def test_a_russian_game_speaks_russian(russian: Walk) -> None:
     _has(r, "tick-nothing", "ничего не истекло (срок сб 2024-03-02 13:20 MSK)")
     _has(r, "close", "завершено: день 1, этап 1", "сейчас: день 1, этап 2 (срок пт")
     _has(r, "undo", "откат к моменту до завершения этапа «день 1, этап 1»",
-         "этап снова открыт, без срока")
+         "этап снова открыт до сб 2024-03-02 13:20 MSK")
     _has(r, "skip", "пропущено: день 1, этап 2")
     _has(r, "tick-all-nothing", "ни один срок не истёк")
     _has(r, "tick-all", f"{r.gid}: событий: ")

@@ -124,7 +124,8 @@ def test_no_answer_is_a_server_error_or_undocumented(target: Target,
     strategy = schema.as_strategy(generation_mode=mode)
     head = target.service.meta(target.demo.game_id).head_seq
 
-    @settings(max_examples=120, deadline=None, database=None,
+    @settings(max_examples=120 if mode == GenerationMode.NEGATIVE else 300, deadline=None,
+              database=None,
               suppress_health_check=list(HealthCheck))
     @given(case=strategy, rnd=st.randoms(use_true_random=True))
     def check(case: Any, rnd: random.Random) -> None:

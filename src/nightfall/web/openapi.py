@@ -152,10 +152,10 @@ _GM_FIELDS = {"target": text(200), "minutes": text(20), "text": text(10_000),
 #: (method, path) → (answers, form body or None)
 ROUTES: dict[tuple[str, str], tuple[dict[int | str, dict[str, Any]], dict[str, Any] | None]] = {
     ("GET", "/"): (pages(), None),
-    ("GET", "/new"): (pages(), None),
+    ("GET", "/new"): (pages(403), None),
     ("POST", "/new"): (pages(303, 400, 403), form(
         {"ruleset": choice(*RULESET_IDS), "title": text(200), "seed": text(),
-         "locale": text()},
+         "locale": text(), "key": text(200)},
         required=("ruleset",), more={"type": "string"})),
     ("GET", "/g/{game_id}"): (pages(404), None),
     ("GET", "/g/{game_id}/signup"): (pages(404), None),
@@ -178,6 +178,7 @@ ROUTES: dict[tuple[str, str], tuple[dict[int | str, dict[str, Any]], dict[str, A
         {"text": text(10_000, minLength=1), "phase": text(40)}, required=("text",))),
     ("GET", "/o/{token}"): (pages(404), None),
     ("GET", "/o/{token}/thread"): (pages(404), None),
+    ("GET", "/o/{token}/entries"): (pages(404), None),
     ("POST", "/o/{token}/post"): (pages(303, 400, 403, 404, 409, 429), form(
         {"text": text(10_000, minLength=1), "phase": text(40)}, required=("text",))),
     ("GET", "/gm/{token}"): (pages(404), None),

@@ -2,11 +2,13 @@
 
 Every value has a default that suits a single process on one machine (``./run``); the
 environment can override them (``NIGHTFALL_DATABASE_URL``, ``NIGHTFALL_SECRET``,
-``NIGHTFALL_BASE_URL``, ``NIGHTFALL_SUBMIT_RATE``, ``NIGHTFALL_SUBMIT_BURST``).
+``NIGHTFALL_BASE_URL``, ``NIGHTFALL_SUBMIT_RATE``, ``NIGHTFALL_SUBMIT_BURST``,
+``NIGHTFALL_CREATION_KEYS``).
 """
 
 from __future__ import annotations
 
+import hmac
 import os
 import secrets
 from dataclasses import dataclass, field
@@ -42,6 +44,28 @@ class Settings:
     #: … and at most this many at once (``NIGHTFALL_SUBMIT_BURST``)
     submit_burst: int = field(default_factory=lambda: int(_number("NIGHTFALL_SUBMIT_BURST",
                                                                   10)))
+    #: who may create games (issue 18): empty, anybody who reaches the site (``./run`` on
+    #: localhost); else only who brings one of these keys — the site's admin hands out
+    #: ``BASE/new?key=KEY`` as an invite link (``NIGHTFALL_CREATION_KEYS``, comma-separated)
+    creation_keys: frozenset[str] = field(default_factory=lambda: creation_keys_from_env())
+
+
+def creation_keys_from_env() -> frozenset[str]:
+    """The keys of ``NIGHTFALL_CREATION_KEYS`` (comma-separated; blanks ignored)."""
+    raw = os.environ.get("NIGHTFALL_CREATION_KEYS", "")
+    return frozenset(key.strip() for key in raw.split(",") if key.strip())
+
+
+def creation_allowed(settings: Settings, key: object) -> bool:
+    """May somebody bringing ``key`` create a game? Always on an open site; else only with
+    one of the site's keys (compared in constant time: the key is a password)."""
+    if not settings.creation_keys:
+        return True
+    if not isinstance(key, str) or not key:
+        return False
+    given = key.encode("utf-8", "replace")
+    return any(hmac.compare_digest(given, known.encode("utf-8"))
+               for known in settings.creation_keys)
 
 
 def _number(variable: str, default: float) -> float:

@@ -35,6 +35,7 @@ from nightfall.web.routes.common import load_async, log_async, meta, now, servic
 from nightfall.web.routes.notify import STATUS_NAMES, gm_panel
 from nightfall.web.routes.public import COMMON_ZONES, DESCRIPTION_LIMIT, NAME_LIMIT, game_context
 from nightfall.web.security import Access, GmAccess
+from nightfall.web.settings import creation_allowed
 from nightfall.web.texts import ruleset_name
 
 router = APIRouter()
@@ -56,7 +57,8 @@ def available_rulesets() -> list[str]:
 
 # -- creating a game --------------------------------------------------------------------------
 def _new_page(request: Request, tr: Translator, ruleset_id: str, error: Text | None = None,
-              values: dict[str, Any] | None = None, status_code: int = 200) -> Response:
+              values: dict[str, Any] | None = None, status_code: int = 200,
+              key: str = "") -> Response:
     rulesets = available_rulesets()
     if ruleset_id not in rulesets:
         ruleset_id = rulesets[0]
@@ -64,16 +66,36 @@ def _new_page(request: Request, tr: Translator, ruleset_id: str, error: Text | N
     return page(request, "new_game.html", tr, status_code=status_code, error=error,
                 ruleset_id=ruleset_id, rulesets=[(r, tr(ruleset_name(r))) for r in rulesets],
                 options=dict(plugin.default_options), option_titles=plugin.option_titles,
-                values=values or {},
+                values=values or {}, creation_key=clip(key, 200),
                 locales=SUPPORTED_LOCALES, zones=COMMON_ZONES,
                 # the language the GM reads this page in (issue 18: a game made from the
                 # English page opened in Russian); he may pick the rule set's own
                 default_locale=tr.locale)
 
 
+CREATION_CLOSED = N_("Creating games on this site needs a creation key: ask the site's "
+                     "administrator for an invite link.")
+
+
+def _creation_refused(request: Request, tr: Translator, key: object) -> Response | None:
+    """The page that turns away a GM without a valid creation key on a closed site
+    (issue 18, docs/hosting.md); ``None`` when he may create games."""
+    if creation_allowed(request.app.state.settings, key):
+        return None
+    wrong = isinstance(key, str) and bool(key)
+    return page(request, "new_game_closed.html", tr, status_code=403,
+                error=Text(N_("That creation key is not valid.")) if wrong else None,
+                message=Text(CREATION_CLOSED))
+
+
 @router.get("/new", response_class=HTMLResponse)
 async def new_game_form(request: Request) -> Response:
-    return _new_page(request, translator(request), request.query_params.get("ruleset", ""))
+    tr = translator(request)
+    key = request.query_params.get("key", "")
+    refused = _creation_refused(request, tr, key)
+    if refused is not None:
+        return refused
+    return _new_page(request, tr, request.query_params.get("ruleset", ""), key=key)
 
 
 def parse_options(defaults: dict[str, Any], form: Any) -> dict[str, Any]:
@@ -104,12 +126,16 @@ def parse_options(defaults: dict[str, Any], form: Any) -> dict[str, Any]:
 async def create_game(request: Request) -> Response:
     form = await request.form()
     tr = translator(request)
+    refused = _creation_refused(request, tr, form.get("key"))
+    if refused is not None:
+        return refused
+    key = str(form.get("key") or "")
     ruleset_id = str(form.get("ruleset") or "")
     # written back into the form after a refusal: each value clipped to what a field takes
     values = {k[:100]: clip(v, 200) for k, v in form.items()
               if isinstance(v, str) and k != csrf.FIELD}
     if ruleset_id not in available_rulesets():
-        return _new_page(request, tr, "", Text(N_("Choose a rule set.")), values, 400)
+        return _new_page(request, tr, "", Text(N_("Choose a rule set.")), values, 400, key)
     plugin = get_ruleset(ruleset_id)
     title = str(form.get("title") or "").strip()
     seed_raw = str(form.get("seed") or "").strip()
@@ -128,7 +154,7 @@ async def create_game(request: Request) -> Response:
         created = await run_in_threadpool(service(request).create, ruleset_id, seed, options,
                                           locale, title)
     except (SetupError, Rejected) as error:
-        return _new_page(request, tr, ruleset_id, error.reason, values, 400)
+        return _new_page(request, tr, ruleset_id, error.reason, values, 400, key)
     return redirect(request, f"/gm/{created.gm_token}", Text(N_(
         "The game is created. This page is your game-master link: bookmark it and show it "
         "to nobody.")))
