@@ -9,16 +9,15 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
-from starlette.concurrency import run_in_threadpool
 
-from nightfall.engine import Command, Rejected, SetupError
+from nightfall.engine import Command
 from nightfall.engine.text import N_, Text
 from nightfall.web import csrf, forms, limits, pages
 from nightfall.web.render import page, redirect
 from nightfall.web.routes import public
 from nightfall.web.routes.api import paged
-from nightfall.web.routes.common import load_async, log_async, now, service, translator
-from nightfall.web.routes.player import POST_LIMIT, stale_form
+from nightfall.web.routes.common import load_async, log_async, now, translator
+from nightfall.web.routes.player import submit_post
 from nightfall.web.routes.public import game_context
 from nightfall.web.routes.sse import response, stream
 from nightfall.web.security import Access, ObserverAccess
@@ -72,23 +71,7 @@ async def observer_thread_again(request: Request, access: ObserverAccess) -> Res
 async def observer_post(request: Request, access: ObserverAccess) -> Response:
     """A post by the observer; a refused one (the engine's reason, in his language) gives
     the page again with his draft kept, as a player's refused post does."""
-    form = await request.form()
-    raw = form.get("text")
-    text = raw.strip() if isinstance(raw, str) else ""
-    game = await load_async(request, access.game_id)
-    error: Text | None = stale_form(game, form)
-    status_code = 409 if error is not None else 400
-    if error is None and not text:
-        error = Text(N_("A post needs some text."))
-    elif error is None and len(text) > POST_LIMIT:
-        error = Text(N_("The text is too long (at most {limit} characters)."),
-                     {"limit": POST_LIMIT})
-    if error is None:
-        try:
-            await run_in_threadpool(service(request).submit, access.game_id,
-                                    Command("post", by=access.player, text=text))
-        except (Rejected, SetupError) as rejected:
-            error = rejected.reason
+    error, status_code, text = await submit_post(request, access)
     if error is not None:
         return await _thread_page(request, access, error, status_code, draft=text)
     return redirect(request, f"/o/{access.token}#bottom")

@@ -213,14 +213,15 @@ def choice_term(game: Game, choice: str) -> str | Term:
     return choice
 
 
-@router.post("/p/{token}/post",
-             dependencies=[Depends(csrf.verify), Depends(limits.submissions)])
-async def post(request: Request, access: PlayerAccess) -> Response:
+async def submit_post(request: Request, access: Access) -> tuple[Text | None, int, str]:
+    """Post the form's text in the thread for the link's holder (a player or, I6.7, an
+    observer): ``(None, 303, text)`` when stored, else the reason, its status code (409 for
+    a stale tab, 400 otherwise) and the text to write back into the form."""
     form = await request.form()
     raw = form.get("text")
     text = raw.strip() if isinstance(raw, str) else ""
     game = await load_async(request, access.game_id)
-    error: Text | None = _stale(game, form)
+    error: Text | None = stale_form(game, form)
     status_code = 409 if error is not None else 400
     if error is None and not text:
         error = Text(N_("A post needs some text."))
@@ -233,6 +234,13 @@ async def post(request: Request, access: PlayerAccess) -> Response:
                                     Command("post", by=access.player, text=text))
         except (Rejected, SetupError) as rejected:
             error = rejected.reason
+    return error, (303 if error is None else status_code), text
+
+
+@router.post("/p/{token}/post",
+             dependencies=[Depends(csrf.verify), Depends(limits.submissions)])
+async def post(request: Request, access: PlayerAccess) -> Response:
+    error, status_code, text = await submit_post(request, access)
     if error is not None:
         return await _thread_page(request, access, error, status_code,
                                   draft=clip(text, POST_LIMIT))
