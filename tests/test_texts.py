@@ -70,7 +70,7 @@ def test_every_resolution_step_has_a_title_in_every_language(ruleset_id: str, pr
     last_game: list[object] = []
     for seed in range(12):
         play_game(preset_setup(ruleset_id, preset), seed, "heuristic",
-                  on_turn=lambda game, *_: last_game.append(game))
+                  on_turn=lambda game, *_: last_game.append(game), tracing=True)
         game = last_game[-1]
         seen |= {e.step for e in game.events  # type: ignore[attr-defined]
                  if isinstance(e, StepTraced)}

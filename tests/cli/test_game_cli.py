@@ -217,7 +217,7 @@ def test_a_complete_game_through_the_cli_equals_the_in_memory_run(played: Twin) 
     assert "identical" in played.cli("replay", played.gid)
     status = played.status()
     assert "The game is over: the ponies won." in status
-    assert "Ann: the Ann Changeling" in status
+    assert "Ann: the Ann — Changeling" in status
     assert any("game over:" in output for output in played.outputs)
 
 

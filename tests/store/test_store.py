@@ -137,11 +137,12 @@ def test_undo_through_the_service_keeps_the_log(database_url: str) -> None:
     assert service.load(game_id).state.phase_label == "night 1/2"
     assert service.load(game_id).state.is_alive("Dee")
     assert service.meta(game_id).head_seq > length  # undo appends, never deletes
-    assert service.meta(game_id).next_deadline is None  # paused until the GM acts
+    kept = service.meta(game_id).next_deadline  # the reopened stage's own deadline,
+    assert kept is not None and kept > clock.now()  # still ahead, so it stays (issue 18)
     assert service.replay_matches(game_id)
     clock.advance(minutes=5)
-    service.gm(game_id, "extend", minutes=60)
-    assert service.meta(game_id).next_deadline == clock.now() + timedelta(minutes=60)
+    service.gm(game_id, "extend", minutes=60)  # extending moves the kept deadline
+    assert service.meta(game_id).next_deadline == kept + timedelta(minutes=60)
 
 
 def test_tokens_identify_players_and_the_gm_and_can_be_revoked(database_url: str) -> None:
