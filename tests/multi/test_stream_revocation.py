@@ -110,3 +110,39 @@ def test_postgres_streams_on_another_process_end_at_once(
 ) -> None:
     a, b = pair
     _revoke_player_and_reissue_gm(b, a, service)
+
+
+def test_an_observers_stream_ends_when_his_link_is_revoked_or_reissued(
+    sqlite_server: tuple[Server, GameService]
+) -> None:
+    """An observer (Island I6.7) reads the public stream with his own link: revoking or
+    reissuing that link ends it too, as it ends a player's."""
+    server, service = sqlite_server
+    created = service.create("island", 5, {"random_events": False, "items_per_player": 0},
+                             "en")
+    for name in ("Ann", "Bob", "Cid", "Dee", "Eve"):
+        service.signup(created.id, name)
+    service.assign(created.id, {"Ann": "werewolf", "Bob": "seer", "Cid": "passenger",
+                                "Dee": "passenger", "Eve": "passenger"})
+    service.start(created.id)
+    first = service.admit_observer(created.id, "Zoe")
+    watching = OpenStream(server, f"/o/{first}/events")
+    public = OpenStream(server, f"/g/{created.id}/events")
+    try:
+        time.sleep(0.5)
+        assert not watching.ended.is_set()
+        second = service.store.issue_token(created.id, "Zoe", observer=True)  # reissued
+        assert watching.ended.wait(PROMPT), "the observer's stream with the old link went on"
+        again = OpenStream(server, f"/o/{second}/events")
+        try:
+            time.sleep(0.5)
+            assert not again.ended.is_set()
+            service.store.revoke_access(created.id, "Zoe", True)  # the GM's "revoke"
+            assert again.ended.wait(PROMPT), "the revoked observer's stream went on"
+        finally:
+            again.close()
+        assert not public.ended.is_set(), "the public stream ended with his link"
+        assert httpx.get(f"{server.base}/o/{first}/events", timeout=10).status_code == 404
+    finally:
+        watching.close()
+        public.close()

@@ -80,7 +80,8 @@ async def observer_post(request: Request, access: ObserverAccess) -> Response:
 @router.get("/o/{token}/events")
 async def observer_events(request: Request, access: ObserverAccess) -> StreamingResponse:
     """The public stream: an observer learns nothing a reader of the thread does not."""
-    return response(stream(request, access.game_id, None, False))
+    return response(stream(request, access.game_id, None, False, access.token,
+                           holder=access.player))
 
 
 @router.get("/api/o/{token}")

@@ -67,7 +67,13 @@ def still_valid(request: Request, token: str | None, game_id: str, player: str |
 
 
 async def stream(request: Request, game_id: str, player: str | None, gm: bool,
-                 token: str | None = None) -> AsyncIterator[str]:
+                 token: str | None = None, *, holder: str | None = None,
+                 ) -> AsyncIterator[str]:
+    """The stream of one reader: ``player`` is whose private notices it names (``None``:
+    the public stream), ``token`` the link it was opened with and ``holder`` who holds
+    that link if not ``player`` (an observer reads the public stream with his own link):
+    once the link is revoked or reissued, the stream ends (issue 18)."""
+    owner = player if holder is None else holder
     live: LiveHub | None = getattr(request.app.state, "live", None)
     # subscribe before the first look at the head, so no commit falls between the two
     watching: AbstractContextManager[Subscription | None] = (
@@ -92,7 +98,7 @@ async def stream(request: Request, game_id: str, player: str | None, gm: bool,
                 await asyncio.sleep(settings.sse_interval)
             else:
                 await subscription.wait(min(beat - time.monotonic(), left))
-            if not await run_in_threadpool(still_valid, request, token, game_id, player):
+            if not await run_in_threadpool(still_valid, request, token, game_id, owner):
                 return  # the link was revoked or reissued: nothing more goes out on it
             current = (await run_in_threadpool(svc.meta, game_id)).head_seq
             names: set[str] = set()
