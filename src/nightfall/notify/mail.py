@@ -72,6 +72,10 @@ def send(target: SmtpTarget, message: EmailMessage, timeout: float) -> None:
         if all(code >= 500 for code, _ in refused.recipients.values()):
             raise PermanentFailure("; ".join(answers)) from None
         raise TemporaryFailure("; ".join(answers)) from None
+    except smtplib.SMTPNotSupportedError as missing:  # no AUTH (or STARTTLS) offered:
+        # a setting to change (e.g. the server wants smtp+starttls://), not a busy server
+        raise PermanentFailure(f"{missing} (check NIGHTFALL_SMTP_URL: "
+                               f"smtp+starttls:// or smtps://)") from None
     except smtplib.SMTPResponseException as answer:
         text = _answer(answer.smtp_code, answer.smtp_error)
         if answer.smtp_code >= 500:
