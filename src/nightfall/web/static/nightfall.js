@@ -14,7 +14,16 @@
         if (window.htmx) { window.htmx.trigger(document.body, "nf:" + name); }
       });
     });
-    source.addEventListener("open", function () { document.body.dataset.live = "1"; });
+    /* On every (re)connect, the thread catches up: the stream starts from the head it
+       finds, so a post that came between the page's rendering and the connection (or
+       while the connection was down) would otherwise never show. Appending is
+       idempotent (only entries after the page's last) and touches no form, unlike a
+       refresh of a page's live region, which would wipe a half-filled form at every
+       reconnect. */
+    source.addEventListener("open", function () {
+      document.body.dataset.live = "1";
+      if (window.htmx) { window.htmx.trigger(document.body, "nf:post"); }
+    });
   }
 
   /* Say in the polite live region (#live-status, role=status) what a live update
