@@ -137,3 +137,30 @@ def test_the_gm_reaches_every_control_with_the_keyboard(served: tuple[str, Small
     # every focused control shows where the focus is
     unmarked = [r for r in reached if r.endswith("|false") and not r.startswith("BODY")]
     assert unmarked == [], unmarked
+
+
+def test_the_thread_catches_up_with_a_post_made_before_its_stream_connected(
+        served: tuple[str, Small, Any], phone: Any) -> None:
+    """The stream starts from the head it finds when it connects: a post made between
+    the page's rendering and that moment (held here by keeping the request back) must
+    still appear, without a reload; it did not before the stream's ``open`` caught up."""
+    _, small, service = served
+    held: list[Any] = []
+    phone.route("**/events", lambda route: held.append(route))
+    try:
+        phone.goto(_pages(served)["thread"])
+        phone.wait_for_function("document.querySelectorAll('li.post').length > 0")
+        text = "Posted while the stream of the page was still connecting."
+        service.gm(small.game_id, "say", text=text)
+        assert phone.locator(f"li.post:has-text('{text}')").count() == 0  # not yet
+        deadline = time.monotonic() + TIMEOUT / 1000
+        while not held:
+            assert time.monotonic() < deadline, "the page never opened its stream"
+            phone.wait_for_timeout(50)
+        for route in held:
+            route.continue_()
+        phone.wait_for_function("document.body.dataset.live === '1'")
+        phone.locator(f"li.post:has-text('{text}')").wait_for()
+        assert phone.locator(f"li.post:has-text('{text}')").count() == 1  # appended once
+    finally:
+        phone.unroute("**/events")
