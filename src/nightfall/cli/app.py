@@ -12,11 +12,11 @@ from rich.console import Console
 import nightfall.cli.game_forum  # noqa: F401  (registers `game forum`)
 from nightfall.cli.game import game_app
 from nightfall.cli.notify import deliver
+from nightfall.cli.serve import serve
 from nightfall.cli.simulate import simulate, sweep
 from nightfall.cli.votecount import votecount
 from nightfall.engine.text import render_phase
 from nightfall.i18n import SUPPORTED_LOCALES, gettext_for, localize
-from nightfall.web.cli import serve
 
 app = typer.Typer(help="Nightfall: a game master for play-by-post social-deduction games.",
                   no_args_is_help=True, add_completion=False, rich_markup_mode="markdown")
