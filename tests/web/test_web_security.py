@@ -229,16 +229,20 @@ def test_no_public_or_player_view_counts_hidden_events(env: Env, small: Small) -
 
 def test_a_live_update_names_no_log_position_except_to_the_gm(env: Env, small: Small) -> None:
     def later() -> None:
-        time.sleep(0.15)
+        time.sleep(0.1)
         env.service.submit(small.game_id, Command("post", by="Ann", text="hello"))
 
     bodies = {}
     for label, url in (("public", f"/g/{small.game_id}/events"),
                        ("player", small.p("Bob") + "/events"), ("gm", small.g + "/events")):
         thread = threading.Thread(target=later)
-        thread.start()
+        chunks: list[str] = []
         with env.client.stream("GET", url) as response:
-            bodies[label] = "".join(response.iter_text())
+            for chunk in response.iter_text():
+                if not chunks:  # the stream has read its head: now the post comes
+                    thread.start()
+                chunks.append(chunk)
+        bodies[label] = "".join(chunks)
         thread.join()
     head = str(env.service.meta(small.game_id).head_seq)
     for label in ("public", "player"):
