@@ -113,8 +113,10 @@ def _parts(node: LexborNode) -> dict[str, LexborNode]:
             continue
         value = part.attributes.get("class") or ""
         classes = value.split()
+        lowered = value.lower()
         for name in _DIV_PARTS:
-            if name not in found and (name in classes or _quirks_match(part, value, name)):
+            if name not in found and (name in classes or (
+                    name in lowered and _quirks_match(part, value, name))):
                 found[name] = part
     return found
 
