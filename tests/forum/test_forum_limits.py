@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 import time
@@ -136,3 +137,56 @@ def test_the_command_refuses_dev_zero_too_many_and_too_large_files(tmp_path: Pat
     assert done.returncode == 2 and f"more than {limits.MAX_TOTAL_MB} MB" in done.stderr
     done, _ = votecount(str(good), "--json")  # and a real page still counts
     assert done.returncode == 0 and json.loads(done.stdout)["tally"] is not None
+
+
+# -- the fast path decides as the scan does ----------------------------------------------
+_SOUP_NAMES = ["div", "DIV", "span", "b", "p", "li", "br", "a", "blockquote", "br-x", "td",
+               "x:y", "Span", "script", "SCRIPT", "style", "scripts", "script-x", "xmp"]
+_SOUP_BITS = ["text", "a < b", "<", ">", "<!-- c -->", "<!-- <div> -->", "<!--", "-->",
+              "<script><div></script>", "<script>", "</script>", "<b", "< div>", "</ >",
+              "<script_x>", "</div", "<div", "["]
+
+
+def _soup(rng: random.Random) -> str:
+    parts = []
+    for _ in range(rng.randint(0, 60)):
+        if rng.random() < 0.02:
+            depth = rng.randint(limits.MAX_NESTING - 30, limits.MAX_NESTING + 30)
+            name = rng.choice(_SOUP_NAMES)
+            closed = rng.random() < 0.5
+            parts.append(f"<{name}>" * depth + "y" + (f"</{name}>" * depth if closed else ""))
+        name, roll = rng.choice(_SOUP_NAMES), rng.random()
+        if roll < 0.35:
+            parts.append(f"<{name}{rng.choice(['', ' a=1', ' /', '/', ' a=/', chr(160)])}>")
+        elif roll < 0.7:
+            parts.append(f"</{name}{rng.choice(['', ' ', '/', ' x'])}>")
+        else:
+            parts.append(rng.choice(_SOUP_BITS))
+    return "".join(parts)
+
+
+def test_the_fast_check_decides_and_charges_as_the_scan() -> None:
+    """``check_markup`` proves most pages shallow in C and defers their exact element
+    count; it must refuse exactly what the scan refuses and leave the same budget."""
+    rng = random.Random(19)
+    shallow = 0
+    for _ in range(1500):
+        texts = [_soup(rng) for _ in range(rng.randint(1, 3))]
+        left = rng.choice([limits.MAX_ELEMENTS, rng.randint(0, 150)])
+        budget, outcomes, expected = limits.Budget(left), [], []
+        remaining = left
+        for text in texts:
+            depth, elements = limits._html_depth(text, remaining)
+            if depth > limits.MAX_NESTING or elements > remaining:
+                expected.append("refused")
+            else:
+                expected.append("read")
+                remaining -= elements
+            try:
+                limits.check_markup("soup.html", text, budget)
+                outcomes.append("read")
+            except limits.LimitExceeded:
+                outcomes.append("refused")
+            shallow += limits._shallow(text)
+        assert (outcomes, budget.elements) == (expected, remaining), texts
+    assert shallow > 1000  # the fast path was taken, not only the scan

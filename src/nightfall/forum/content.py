@@ -72,86 +72,95 @@ class Scan:
 def scan(root: Element) -> Scan:
     """Walk a post once: own BBCode, each quote's BBCode, red fragments."""
     result = Scan()
-    own = _Walker(quoted=False, result=result)
-    own.walk(root, red=False)
-    own.close_run()
-    result.own_bbcode = "".join(own.out)
+    result.own_bbcode = _walk(root, False, result)
     return result
 
 
-class _Walker:
-    __slots__ = ("out", "quoted", "result", "run", "run_offset", "run_pending", "size")
+def _walk(top: Element, quoted: bool, result: Scan) -> str:
+    """The canonical BBCode of ``top`` (a post or one quote), adding its red fragments
+    and its quotes' BBCode (each walked by its own call) to ``result``.
 
-    def __init__(self, *, quoted: bool, result: Scan) -> None:
-        self.out: list[str] = []
-        self.quoted = quoted
-        self.result = result
-        self.run: list[str] | None = None
-        self.run_offset = 0
-        self.run_pending = ""
-        self.size = 0
+    One function with its state in local variables, not a walker object with a method
+    call per text and per emitted piece: this walk is most of a count's own time
+    (docs/performance.md). A red run is the texts read while red, the whitespace-only
+    texts between them kept, any other text, break, block or hidden part ending it."""
+    out: list[str] = []
+    append = out.append
+    fragments = result.red
+    size = 0
+    run: list[str] | None = None
+    run_offset = 0
+    pending = ""
 
-    def emit(self, text: str) -> None:
-        self.out.append(text)
-        self.size += len(text)
-
-    def close_run(self) -> None:
-        if self.run is not None:
-            text = "".join(self.run).strip()
+    def close() -> None:
+        nonlocal run, pending
+        if run is not None:
+            text = "".join(run).strip()
             if text:
-                self.result.red.append(Fragment(text, self.run_offset, self.quoted))
-        self.run = None
-        self.run_pending = ""
+                fragments.append(Fragment(text, run_offset, quoted))
+            run = None
+        pending = ""
 
-    def text(self, text: str, red: bool) -> None:
-        if red:
-            if self.run is None:
-                self.run = []
-                self.run_offset = self.size
-            elif self.run_pending:
-                self.run.append(self.run_pending)
-            self.run_pending = ""
-            self.run.append(text)
-        elif self.run is not None:
-            if text.strip():
-                self.close_run()
-            else:
-                self.run_pending += text
-        self.emit(text)
-
-    def walk(self, node: Element, red: bool) -> None:
+    def walk(node: Element, red: bool) -> None:
+        nonlocal size, run, run_offset, pending
         for child in node.children:
             if isinstance(child, Text):
-                self.text(child.text, red)
+                text = child.text
+                if red:
+                    if run is None:
+                        run = [text]
+                        run_offset = size
+                    else:
+                        if pending:
+                            run.append(pending)
+                        run.append(text)
+                    pending = ""
+                elif run is not None:
+                    if text.strip():
+                        close()
+                    else:
+                        pending += text
+                append(text)
+                size += len(text)
                 continue
             kind = child.kind
             if kind is NodeKind.BREAK:
-                self.close_run()
-                self.emit("\n")
+                close()
+                append("\n")
+                size += 1
             elif kind is NodeKind.QUOTE:
-                self.close_run()
-                inner = _Walker(quoted=True, result=self.result)
-                inner.walk(child, red=False)
-                inner.close_run()
-                self.result.quoted_bbcode.append("".join(inner.out))
-                self.emit("\n")
+                close()
+                result.quoted_bbcode.append(_walk(child, True, result))
+                append("\n")
+                size += 1
             elif kind in _HIDDEN:
-                self.close_run()
+                close()
             elif kind is NodeKind.COLOR:
                 color = child.color or ""
-                self.emit(f"[color={color}]")
-                self.walk(child, is_red(color))
-                self.emit("[/color]")
+                opening = f"[color={color}]"
+                append(opening)
+                size += len(opening)
+                walk(child, is_red(color))
+                append("[/color]")
+                size += 8
             elif kind is NodeKind.BLOCK:
-                self.close_run()
-                self.emit("\n")
-                self.walk(child, red)
-                self.close_run()
-                self.emit("\n")
+                close()
+                append("\n")
+                size += 1
+                walk(child, red)
+                close()
+                append("\n")
+                size += 1
             elif kind in _BBCODE_TAGS:
                 tag = _BBCODE_TAGS[kind]
-                self.emit(f"[{tag}]")
-                self.walk(child, red)
-                self.emit(f"[/{tag}]")
+                append(f"[{tag}]")
+                size += len(tag) + 2
+                walk(child, red)
+                append(f"[/{tag}]")
+                size += len(tag) + 3
             else:
-                self.walk(child, red)
+                walk(child, red)
+
+    walk(top, False)
+    close()
+    return "".join(out)

@@ -188,6 +188,9 @@ class _Counter:
         self.invalid: list[InvalidVote] = []
         self.unresolved: list[Unresolved] = []
         self._reported: set[tuple[str, Reason]] = set()
+        self._resolved: dict[str, Resolution] = {}
+        """Each vote text's resolution, kept for the count: it depends only on the text
+        and this count's matcher, and a thread repeats the same few names."""
 
     def reject(self, post: Post, reason: Reason, text: str = "") -> None:
         if (post.id, reason) in self._reported:
@@ -234,9 +237,15 @@ class _Counter:
             self._vote(post, voter, mark, resolution)
 
     def _resolve(self, mark: VoteMark) -> Resolution:
+        known = self._resolved.get(mark.text)
+        if known is not None:
+            return known
         if name_key(mark.text) in self.unvote:
-            return Resolution(mark.text, Match.EXACT, "")
-        return self.matcher.resolve(mark.text)
+            resolution = Resolution(mark.text, Match.EXACT, "")
+        else:
+            resolution = self.matcher.resolve(mark.text)
+        self._resolved[mark.text] = resolution
+        return resolution
 
     def _vote(self, post: Post, voter: str, mark: VoteMark, resolution: Resolution) -> None:
         if resolution.player == "":

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
+from typing import NamedTuple
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from nightfall.forum.errors import DateError
@@ -66,6 +67,13 @@ def parse_forum_time(text: str, tz: tzinfo, *, day_first: bool = False) -> datet
 
     ``day_first`` decides ambiguous numeric dates written with ``-`` or ``/``
     (``06-07-2016``); dotted dates are always day first, ISO dates year first.
+
+    Where the date and the time are is decided by five regular expressions (most of a
+    post's reading time once); a board writes every date alike, so that reading is kept
+    by the text's *shape* (its digits made ``0``: what the expressions match depends only
+    on which characters are digits) and the next date of that shape only takes its
+    numbers from the same places. The same function reads both, so the result is the
+    same.
     """
     cleaned = " ".join(text.replace("\xa0", " ").split())
     if not cleaned:
@@ -73,20 +81,84 @@ def parse_forum_time(text: str, tz: tzinfo, *, day_first: bool = False) -> datet
     iso = _try_iso(cleaned, tz)
     if iso is not None:
         return iso
+    shape = _shape(cleaned)
+    plan = _PLANS.get(shape) if shape is not None else None
+    if plan is None:
+        plan = _plan(cleaned)
+        if shape is not None:
+            if len(_PLANS) >= _MAX_PLANS:
+                _PLANS.clear()
+            _PLANS[shape] = plan
+    return _read(plan, cleaned, tz, day_first)
+
+
+Span = tuple[int, int]
+
+
+class _DatePlan(NamedTuple):
+    """Where a date is in a text: ``kind`` "ymd" (``first`` the month, ``second`` the
+    day), "numeric" (``first``, ``separator``, ``second``: which is the day is decided
+    by their values) or "named" (``month``: its number, ``second`` the day)."""
+
+    kind: str
+    year: Span
+    first: Span
+    second: Span
+    separator: str = ""
+    month: int = 0
+
+
+class _Plan(NamedTuple):
+    """How a text reads: ``relative`` (an error), no ``hour`` (``None``: an error), else
+    the spans of the time of day ((-1, -1) when absent) and the date, if found."""
+
+    relative: bool
+    hour: Span | None = None
+    minute: Span = (-1, -1)
+    second: Span = (-1, -1)
+    meridiem: Span = (-1, -1)
+    date: _DatePlan | None = None
+
+
+_PLANS: dict[str, _Plan] = {}
+_MAX_PLANS = 512
+_DIGITS_TO_ZERO = str.maketrans("123456789", "000000000")
+_OTHER_DIGIT = re.compile(r"(?![0-9])\d")
+
+
+def _shape(cleaned: str) -> str | None:
+    """``cleaned`` with its digits made ``0`` (``None`` when it has digits other than
+    ASCII ones, which are read but not cached)."""
+    if not cleaned.isascii() and _OTHER_DIGIT.search(cleaned):
+        return None
+    return cleaned.translate(_DIGITS_TO_ZERO)
+
+
+def _plan(cleaned: str) -> _Plan:
     if _RELATIVE.search(cleaned):
+        return _Plan(relative=True)
+    clock = _TIME.search(cleaned)
+    if clock is None:
+        return _Plan(relative=False)
+    return _Plan(False, clock.span(1), clock.span(2), clock.span(3), clock.span(4),
+                 _date_plan(cleaned))
+
+
+def _read(plan: _Plan, cleaned: str, tz: tzinfo, day_first: bool) -> datetime:
+    if plan.relative:
         raise DateError(
             f"relative date {cleaned!r} cannot be resolved from a saved page "
             "(set the forum to show absolute dates)"
         )
-    clock = _TIME.search(cleaned)
-    if clock is None:
+    if plan.hour is None:
         raise DateError(f"no time of day in {cleaned!r}")
-    day = _find_date(cleaned, day_first=day_first)
+    day = _date(plan.date, cleaned, day_first) if plan.date is not None else None
     if day is None:
         raise DateError(f"no date in {cleaned!r}")
-    hour, minute = int(clock.group(1)), int(clock.group(2))
-    second = int(clock.group(3) or 0)
-    meridiem = (clock.group(4) or "").lower()
+    hour, minute = _int_at(cleaned, plan.hour), _int_at(cleaned, plan.minute)
+    second = _int_at(cleaned, plan.second) if plan.second[0] >= 0 else 0
+    start, end = plan.meridiem
+    meridiem = cleaned[start:end].lower() if start >= 0 else ""
     if meridiem:
         if not 1 <= hour <= 12:
             raise DateError(f"bad hour in {cleaned!r}")
@@ -96,6 +168,10 @@ def parse_forum_time(text: str, tz: tzinfo, *, day_first: bool = False) -> datet
     except ValueError as error:
         raise DateError(f"bad time in {cleaned!r}") from error
     return moment.replace(tzinfo=tz)
+
+
+def _int_at(text: str, span: Span) -> int:
+    return int(text[span[0]:span[1]])
 
 
 def parse_iso(text: str, tz: tzinfo) -> datetime:
@@ -163,28 +239,38 @@ def _try_iso(text: str, tz: tzinfo) -> datetime | None:
     return moment.astimezone(tz)
 
 
-def _find_date(text: str, *, day_first: bool) -> date | None:
+def _date_plan(text: str) -> _DatePlan | None:
     match = _ISO_DATE.search(text)
     if match:
-        return _make_date(int(match.group(1)), int(match.group(2)), int(match.group(3)), text)
+        return _DatePlan("ymd", match.span(1), match.span(2), match.span(3))
     match = _NUMERIC_DATE.search(text)
     if match:
-        first, separator, second = int(match.group(1)), match.group(2), int(match.group(3))
-        year = int(match.group(4))
-        year += 2000 if year < 100 else 0
-        dmy = separator == "." or day_first
-        if first > 12 >= second:
-            dmy = True
-        elif second > 12 >= first:
-            dmy = False
-        day, month = (first, second) if dmy else (second, first)
-        return _make_date(year, month, day, text)
+        return _DatePlan("numeric", match.span(4), match.span(1), match.span(3),
+                         separator=match.group(2))
     for pattern, day_group, month_group in ((_DAY_MONTH_YEAR, 1, 2), (_MONTH_DAY_YEAR, 2, 1)):
         for match in pattern.finditer(text):
             named = _MONTHS.get(match.group(month_group)[:3].lower())
             if named is not None:
-                return _make_date(int(match.group(3)), named, int(match.group(day_group)), text)
+                return _DatePlan("named", match.span(3), (-1, -1), match.span(day_group),
+                                 month=named)
     return None
+
+
+def _date(plan: _DatePlan, text: str, day_first: bool) -> date:
+    year = _int_at(text, plan.year)
+    if plan.kind == "ymd":
+        return _make_date(year, _int_at(text, plan.first), _int_at(text, plan.second), text)
+    if plan.kind == "named":
+        return _make_date(year, plan.month, _int_at(text, plan.second), text)
+    first, second = _int_at(text, plan.first), _int_at(text, plan.second)
+    year += 2000 if year < 100 else 0
+    dmy = plan.separator == "." or day_first
+    if first > 12 >= second:
+        dmy = True
+    elif second > 12 >= first:
+        dmy = False
+    day, month = (first, second) if dmy else (second, first)
+    return _make_date(year, month, day, text)
 
 
 def _make_date(year: int, month: int, day: int, text: str) -> date:

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, fields
+from typing import Any, Literal
 
 from selectolax.lexbor import LexborNode
 
@@ -79,6 +79,38 @@ Dialect = Callable[[LexborNode, frozenset[str]], Special]
 """A hook ``(element, its classes) -> Special``: ``None`` lets the generic reading apply."""
 
 
+_FIELDS = ("kind", "children", "color", "author", "source")
+assert tuple(f.name for f in fields(Element)) == _FIELDS, "the builders below set each field"
+_NEW = object.__new__
+_SET_KIND, _SET_CHILDREN, _SET_COLOR, _SET_AUTHOR, _SET_SOURCE = (
+    Element.__dict__[name].__set__ for name in _FIELDS)
+_SET_TEXT = Text.__dict__["text"].__set__
+
+
+def _element(kind: NodeKind, children: tuple[Content, ...] = (), color: str | None = None,
+             author: str | None = None, source: str | None = None) -> Element:
+    """``Element(kind, children, color, author, source)``, built through its slots: a
+    frozen dataclass's ``__init__`` assigns each field through ``object.__setattr__``,
+    twice the cost, and a post's tree is built once per post read (the reading's
+    hottest loop, docs/performance.md). The same object: same fields, same equality."""
+    element: Any = _NEW(Element)
+    _SET_KIND(element, kind)
+    _SET_CHILDREN(element, children)
+    _SET_COLOR(element, color)
+    _SET_AUTHOR(element, author)
+    _SET_SOURCE(element, source)
+    result: Element = element
+    return result
+
+
+def _text(text: str) -> Text:
+    """``Text(text)``, built through its slot (see :func:`_element`)."""
+    node: Any = _NEW(Text)
+    _SET_TEXT(node, text)
+    result: Text = node
+    return result
+
+
 def no_dialect(node: LexborNode, classes: frozenset[str]) -> Special:
     """The hook that recognises nothing engine-specific."""
     return None
@@ -92,12 +124,17 @@ def classes_of(node: LexborNode) -> frozenset[str]:
 
 def convert(root: LexborNode, dialect: Dialect = no_dialect) -> Element:
     """The content tree of everything inside ``root`` (``root`` itself is the post body)."""
-    return Element(NodeKind.ROOT, tuple(_children(root.iter(include_text=True), dialect, 0)))
+    return _element(NodeKind.ROOT, tuple(_children(root.iter(include_text=True), dialect, 0)))
 
 
 def _children(nodes: Iterable[LexborNode], dialect: Dialect, depth: int) -> list[Content]:
     result: list[Content] = []
     for node in nodes:
+        if node.tag == "-text":  # most nodes: read here, without a call of _node
+            text = node.text_content
+            if text:
+                result.append(_text(text))
+            continue
         item = _node(node, dialect, depth)
         if item is not None:
             result.append(item)
@@ -108,11 +145,11 @@ def _node(node: LexborNode, dialect: Dialect, depth: int) -> Content | None:
     tag = node.tag
     if tag == "-text":
         text = node.text_content
-        return Text(text) if text else None
+        return _text(text) if text else None
     if tag is None or tag.startswith("-") or tag in _DROP:
         return None
     if depth >= MAX_DEPTH:
-        return Text(node.text(deep=True))
+        return _text(node.text(deep=True))
     attributes = node.attributes  # (Lexbor builds this dict anew on every access)
     names = attributes.get("class")
     classes = frozenset(names.split()) if names else _NO_CLASSES
@@ -120,26 +157,26 @@ def _node(node: LexborNode, dialect: Dialect, depth: int) -> Content | None:
     if special == SKIP:
         return None
     if special == CODE:
-        return Element(NodeKind.CODE, (Text(node.text(deep=True)),))
+        return _element(NodeKind.CODE, (_text(node.text(deep=True)),))
     if isinstance(special, QuoteSpec):
         body = _children(special.body, dialect, depth + 1)
-        return Element(NodeKind.QUOTE, tuple(body), author=special.author, source=special.source)
+        return _element(NodeKind.QUOTE, tuple(body), author=special.author, source=special.source)
     if tag == "br" or tag == "hr":
-        return Element(NodeKind.BREAK)
+        return _element(NodeKind.BREAK)
     if tag == "blockquote" or tag == "q":
         return _generic_quote(node, dialect, depth)
     children = tuple(_children(node.iter(include_text=True), dialect, depth + 1))
     if tag in _SIMPLE:
         kind = _SIMPLE[tag]
         if kind is NodeKind.CODE:
-            return Element(kind, (Text(node.text(deep=True)),))
-        element = Element(kind, children)
+            return _element(kind, (_text(node.text(deep=True)),))
+        element = _element(kind, children)
     elif tag in _BLOCKS:
-        element = Element(NodeKind.BLOCK, children)
+        element = _element(NodeKind.BLOCK, children)
     else:
-        element = Element(NodeKind.SPAN, children)
+        element = _element(NodeKind.SPAN, children)
     if tag == "font" and attributes.get("color"):
-        element = Element(NodeKind.COLOR, (element,), color=attributes["color"])
+        element = _element(NodeKind.COLOR, (element,), color=attributes["color"])
     style = attributes.get("style")
     if style:
         element = _styled(element, style)
@@ -161,19 +198,23 @@ def _generic_quote(node: LexborNode, dialect: Dialect, depth: int) -> Element:
         body = list(holder.iter(include_text=True))
     cite = next((n for n in body if n.tag == "cite"), None)
     if cite is not None:
-        author = _cite_author(cite)
-        linked = cite.css_first("a[data-post-id]")
-        if linked is not None and linked.attributes.get("data-post-id"):
-            source = f"p{linked.attributes['data-post-id']}"
+        # the cite's links, in document order as ``css_first("a")`` and
+        # ``css_first("a[data-post-id]")`` find them (a walk of the few nodes of a cite
+        # costs a third of compiling and running a selector, twice a quote)
+        links = [(n, n.attributes) for n in cite.traverse() if n.tag == "a"]
+        author = _cite_author(cite, links)
+        linked = next((attrs for _, attrs in links if "data-post-id" in attrs), None)
+        if linked is not None and linked.get("data-post-id"):
+            source = f"p{linked['data-post-id']}"
         body = [n for n in body if n.mem_id != cite.mem_id]
     children = _children(body, dialect, depth + 1)
-    return Element(NodeKind.QUOTE, tuple(children), author=author, source=source)
+    return _element(NodeKind.QUOTE, tuple(children), author=author, source=source)
 
 
-def _cite_author(cite: LexborNode) -> str | None:
-    link = cite.css_first("a")
-    if link is not None and "data-post-id" not in link.attributes:
-        name = link.text(deep=True).strip()
+def _cite_author(cite: LexborNode,
+                 links: list[tuple[LexborNode, dict[str, str | None]]]) -> str | None:
+    if links and "data-post-id" not in links[0][1]:
+        name = links[0][0].text(deep=True).strip()
         if name:
             return name
     text = " ".join(cite.text(deep=True).split())
@@ -196,11 +237,11 @@ def _styled(element: Element, style: str) -> Element:
     declarations = parse_style(style)
     color = declarations.get("color")
     if color:
-        element = Element(NodeKind.COLOR, (element,), color=color)
+        element = _element(NodeKind.COLOR, (element,), color=color)
     weight = declarations.get("font-weight", "").lower()
     numeric = _WEIGHT.fullmatch(weight) is not None
     if weight in ("bold", "bolder") or (numeric and int(weight) >= 600):
-        element = Element(NodeKind.BOLD, (element,))
+        element = _element(NodeKind.BOLD, (element,))
     if "line-through" in declarations.get("text-decoration", "").lower():
-        element = Element(NodeKind.STRIKE, (element,))
+        element = _element(NodeKind.STRIKE, (element,))
     return element

@@ -12,6 +12,12 @@ The limits are the same for the GM's page (``web/votecount.py``) and ``nightfall
 votecount`` (``cli/votecount.py``); :func:`nightfall.forum.read_page` checks a page's
 nesting too, so no caller can skip it. Each refusal is a :class:`LimitExceeded` with a
 msgid and its parameters, for a message in the GM's language.
+
+The scan is the definition; run on every page it cost two to four times Lexbor's whole
+parse (the votecount benchmark, docs/performance.md), so a real page is first proved far
+within the nesting in C (:func:`_shallow`) and its exact element count deferred until the
+budget is near (:class:`Budget`); whatever that cannot prove is scanned as before, so
+every decision is the scan's.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from xml.parsers import expat
 
 from nightfall.engine.text import N_
 from nightfall.forum.errors import ForumInputError
@@ -50,6 +57,14 @@ _FLAT = frozenset({
 _OPAQUE = re.compile(r"<!--.*?(?:-->|\Z)|<(script|style|textarea|xmp)\b.*?(?:</\1\s*>|\Z)",
                      re.I | re.S)
 _HTML_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)(?:\s[^<>]*?)?(/?)>")
+#: a start tag as :func:`_html_depth` counts one
+_START_TAG = re.compile(r"<[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>]*)?/?>")
+#: the tags of :func:`_shallow`'s model (``<name``, ``<name>``, ``</name``, ``</name>``)
+_MODEL_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9:-]*>?")
+_OPAQUE_NAME = re.compile(r"<(?:script|style|textarea|xmp)(?![a-z0-9])")
+#: the model's tags as brackets: ``<name>`` → ``(``, ``</name>`` (``)name>`` by then) → ``)``
+_BRACKETS = str.maketrans({"<": "(", ">": " ", **dict.fromkeys(
+    "abcdefghijklmnopqrstuvwxyz0123456789:-", " ")})
 _JSON_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|([\[{])|([\]}])')
 
 
@@ -101,29 +116,185 @@ def read_limited(path: Path) -> bytes:
     return data
 
 
-@dataclass
 class Budget:
-    """What is left of one count's work (one request, one command): HTML elements."""
+    """What is left of one count's work (one request, one command): HTML elements.
 
-    elements: int = MAX_ELEMENTS
+    A page's exact element count costs a regular-expression pass over all its tags (about
+    half of Lexbor's whole parse), and it matters only once the files come near the
+    limit. So a page whose upper bound (its ``<`` not followed by ``/``) still fits is
+    kept *pending* and counted exactly only when :attr:`elements` is asked or a later
+    page no longer fits by its bound: every decision and every figure is the exact one."""
+
+    __slots__ = ("_left", "_pending", "_pending_bound")
+
+    def __init__(self, elements: int = MAX_ELEMENTS) -> None:
+        self._left = elements
+        self._pending: list[str] = []
+        self._pending_bound = 0
+
+    @property
+    def elements(self) -> int:
+        """The elements left (exact: the pending pages are counted now)."""
+        self._settle()
+        return self._left
+
+    def _settle(self) -> None:
+        for text in self._pending:
+            self._left -= _count_elements(text)
+        self._pending.clear()
+        self._pending_bound = 0
+
+    def _take(self, text: str, bound: int) -> bool:
+        """Charge ``text`` by its bound if that surely fits; ``False``: it must be
+        counted exactly (and everything pending is, now)."""
+        if bound <= self._left - self._pending_bound:
+            self._pending.append(text)
+            self._pending_bound += bound
+            return True
+        self._settle()
+        return False
 
 
 def check_markup(name: str, text: str, budget: Budget | None = None) -> None:
     """Refuse a page whose HTML or JSON nests deeper than ``MAX_NESTING``, or whose HTML
     elements exceed what is left of ``budget``: one linear pass over its tags, before any
     parser sees it. (BBCode needs no check: its parser is one linear pass that keeps tags
-    nested deeper than ``bbcode.MAX_DEPTH`` as text.)"""
+    nested deeper than ``bbcode.MAX_DEPTH`` as text.)
+
+    The pass is :func:`_html_depth`; :func:`_shallow` first proves most pages far within
+    the depth in C, and :class:`Budget` defers their exact element count, so a real page
+    costs a fraction of the scan with the very same decisions."""
     budget = budget or Budget()
-    depth, elements = _html_depth(text, budget.elements)
-    if max(depth, _json_depth(text)) > MAX_NESTING:
+    json_depth = _json_depth(text)
+    if json_depth <= MAX_NESTING and _shallow(text):
+        if budget._take(text, text.count("<") - text.count("</")):
+            return
+        elements = _count_elements(text)
+        depth = 0
+    else:
+        budget._settle()
+        depth, elements = _html_depth(text, budget._left)
+    if max(depth, json_depth) > MAX_NESTING:
         raise LimitExceeded(N_("{file} nests its markup more than {limit} levels deep, "
                                "which no forum page does. Nothing was counted."),
                             {"file": name, "limit": MAX_NESTING})
-    if elements > budget.elements:
+    if elements > budget._left:
         raise LimitExceeded(N_("{file} has more markup than one count reads (at most "
                                "{limit} HTML elements in all files together). Nothing was "
                                "counted."), {"file": name, "limit": MAX_ELEMENTS})
-    budget.elements -= elements
+    budget._left -= elements
+
+
+def _count_elements(text: str) -> int:
+    """The elements :func:`_html_depth` counts: start tags outside comments, scripts and
+    styles."""
+    return sum(len(_START_TAG.findall(chunk or "")) for chunk in _OPAQUE.split(text)[::2])
+
+
+def _opaque_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``_OPAQUE.split`` would cut ``text``, found with ``str.find`` (a regular
+    expression tried at every ``<`` costs a quarter of a parse): the candidates are every
+    ``<!--`` and every lower-case ``<script``, ``<style``, ``<textarea``, ``<xmp``, each
+    matched in place, left to right as ``split`` does. (Other spellings are caught by
+    :func:`_shallow` in the tags it reads.)"""
+    starts = sorted(at for opener in ("<!--", "<script", "<style", "<textarea", "<xmp")
+                    for at in _find_all(text, opener))
+    spans: list[tuple[int, int]] = []
+    end = 0
+    for at in starts:
+        if at < end:
+            continue
+        found = _OPAQUE.match(text, at)
+        if found is not None:
+            spans.append((at, found.end()))
+            end = found.end()
+    return spans
+
+
+def _find_all(text: str, needle: str) -> list[int]:
+    found: list[int] = []
+    at = text.find(needle)
+    while at >= 0:
+        found.append(at)
+        at = text.find(needle, at + 1)
+    return found
+
+
+def _shallow(text: str) -> bool:
+    """Whether :func:`_html_depth` would surely find ``text`` nested no deeper than
+    ``MAX_NESTING`` (``False``: maybe deeper, let the scan decide).
+
+    It reads, in C, a *model* of the scan's tags: every ``<name`` outside comments,
+    scripts and styles as a start tag (even one that does not end like a tag, or that
+    closes itself), an end tag only where ``</name>`` is written so, and no flat element.
+    The model has every start tag of the scan and only end tags the scan has too, and
+    either can only deepen the scan's stack, so its depth is at least the scan's. If the
+    model nests like XML (Expat, in C, says so: every end tag closes the element open
+    last), its depth is that of its brackets, peeled with ``str.replace`` a level a pass;
+    otherwise the model is scanned as the scan would (rare: stray or unclosed tags)."""
+    if "<" not in text:
+        return True
+    tags: list[str] = []
+    start = 0
+    for at, end in [*_opaque_spans(text), (len(text), len(text))]:
+        tags.extend(_MODEL_TAG.findall(text, start, at))
+        start = end
+    as_xml: dict[str, str] = {}
+    for tag in set(tags):
+        low = tag.lower()
+        if low[1] == "/":
+            name = low[2:-1] if low[-1] == ">" else ""
+            as_xml[tag] = f"</{name}>" if name and name not in _FLAT else ""
+        elif _OPAQUE_NAME.match(low):  # a spelling _opaque_spans does not look for
+            return False
+        else:
+            name = low[1:].removesuffix(">")
+            as_xml[tag] = f"<{name}>" if name not in _FLAT else ""
+    model = "".join(map(as_xml.__getitem__, tags))
+    if _nests_like_xml(model):
+        brackets = model.replace("</", ")").translate(_BRACKETS)
+        brackets = "".join(brackets.split())
+        for _ in range(MAX_NESTING):
+            if not brackets:
+                return True
+            brackets = brackets.replace("()", "")
+        return not brackets
+    names = model.replace(">", "").split("<")[1:]
+    return _scan_depth(names, MAX_NESTING) <= MAX_NESTING
+
+
+def _nests_like_xml(model: str) -> bool:
+    parser = expat.ParserCreate()
+    try:
+        parser.Parse(f"<_>{model}</_>", True)
+    except expat.ExpatError:
+        return False
+    return True
+
+
+def _scan_depth(tags: list[str], most: int) -> int:
+    """The deepest nesting of ``tags`` (``name``, ``/name``) as :func:`_html_depth` nests
+    start and end tags; it stops past ``most``."""
+    stack: list[str] = []
+    open_count: dict[str, int] = {}
+    deepest = 0
+    for tag in tags:
+        if tag[0] == "/":
+            name = tag[1:]
+            if open_count.get(name):
+                while stack:
+                    top = stack.pop()
+                    open_count[top] -= 1
+                    if top == name:
+                        break
+            continue
+        stack.append(tag)
+        open_count[tag] = open_count.get(tag, 0) + 1
+        if len(stack) > deepest:
+            deepest = len(stack)
+            if deepest > most:
+                break
+    return deepest
 
 
 def _html_depth(text: str, most: int) -> tuple[int, int]:

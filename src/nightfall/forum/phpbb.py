@@ -53,27 +53,39 @@ def dialect(node: LexborNode, classes: frozenset[str]) -> Special:
     return None
 
 
+#: the parts of a post, asked in one query (each ``css_first`` of them was a query, the
+#: better part of a post's reading: docs/performance.md)
+_PARTS = "div.postbody, p.author, div.content, div.notice"
+_DIV_PARTS = ("postbody", "content", "notice")
+_HEADER_PARTS = ("a.username, a.username-coloured, span.username, span.username-coloured, "
+                 "strong, time[datetime]")
+
+
 def parse(tree: LexborHTMLParser, ctx: ParseContext) -> Parsed:
     """The posts of a phpBB topic page."""
 
-    def ident(node: LexborNode, index: int) -> str:
-        return node.attributes.get("id") or f"#{index + 1}"
+    def ident(item: tuple[LexborNode, dict[str, LexborNode]], index: int) -> str:
+        return item[0].id or f"#{index + 1}"
 
-    def build(node: LexborNode, post_id: str, position: int) -> Post:
-        header = node.css_first("p.author")
-        author = _author(node, header)
+    def build(item: tuple[LexborNode, dict[str, LexborNode]], post_id: str,
+              position: int) -> Post:
+        node, parts = item
+        header = parts.get("author")
+        found = header.css(_HEADER_PARTS) if header is not None else []
+        author = _author(node, [n for n in found if n.tag != "time"])
         if header is None:
             raise PostError("no date line (p.author)")
-        stamp = header.css_first("time[datetime]")
-        if stamp is not None and stamp.attributes.get("datetime"):
-            moment = parse_iso(stamp.attributes["datetime"] or "", ctx.tz)
+        stamp = next((n for n in found if n.tag == "time"), None)
+        when = stamp.attributes.get("datetime") if stamp is not None else None
+        if when:
+            moment = parse_iso(when, ctx.tz)
         else:
             text = squash(header.text(deep=True))
             moment = parse_forum_time(text.rpartition("»")[2] or text, ctx.tz)
-        body = node.css_first("div.content")
+        body = parts.get("content")
         if body is None:
             raise PostError("no post body (div.content)")
-        notice = node.css_first("div.notice")
+        notice = parts.get("notice")
         edited_at = None
         if notice is not None:
             try:
@@ -85,19 +97,46 @@ def parse(tree: LexborHTMLParser, ctx: ParseContext) -> Parsed:
             edited=notice is not None, edited_at=edited_at, file=ctx.file, position=position,
         )
 
-    posts = [n for n in tree.css("div.post") if n.css_first("div.postbody") is not None]
+    posts = [(n, parts) for n in tree.css("div.post") if "postbody" in (parts := _parts(n))]
     return read_posts(ctx, posts, ident, build)
 
 
-def _author(node: LexborNode, header: LexborNode | None) -> str:
+def _parts(node: LexborNode) -> dict[str, LexborNode]:
+    """The first ``div.postbody``, ``p.author`` (as "author"), ``div.content`` and
+    ``div.notice`` in ``node`` (itself included), as ``css_first`` finds each, from one
+    query: its answer is in document order (a node matching two selectors twice), a
+    ``p`` can only be the author line, a ``div`` is told by its classes."""
+    found: dict[str, LexborNode] = {}
+    for part in node.css(_PARTS):
+        if part.tag == "p":
+            found.setdefault("author", part)
+            continue
+        value = part.attributes.get("class") or ""
+        classes = value.split()
+        lowered = value.lower()
+        for name in _DIV_PARTS:
+            if name not in found and (name in classes or (
+                    name in lowered and _quirks_match(part, value, name))):
+                found[name] = part
+    return found
+
+
+def _quirks_match(node: LexborNode, value: str, name: str) -> bool:
+    """Whether ``node`` is ``div.<name>`` though no class is spelled ``name``: a page in
+    quirks mode matches classes ignoring case (then Lexbor decides)."""
+    if name not in value.lower().split():
+        return False
+    first = node.css_first(f"div.{name}")
+    return first is not None and first.mem_id == node.mem_id
+
+
+def _author(node: LexborNode, candidates: list[LexborNode]) -> str:
     # the profile column is asked only when the header names nobody (one query less on
     # nearly every post: the votecount benchmark's hot loop, docs/performance.md)
-    if header is not None:
-        for candidate in header.css("a.username, a.username-coloured, span.username, "
-                                    "span.username-coloured, strong"):
-            name = squash(candidate.text(deep=True))
-            if name:
-                return name
+    for candidate in candidates:
+        name = squash(candidate.text(deep=True))
+        if name:
+            return name
     for candidate in node.css("dl.postprofile dt a, dl.postprofile dt span.username"):
         name = squash(candidate.text(deep=True))
         if name:

@@ -37,14 +37,19 @@ _POST_ID = re.compile(r"^post_?(\d+)$")
 _EDIT_NOTE = re.compile(r"<!--\s*edit note\s*-->(.*?)<!--\s*/\s*edit note\s*-->", re.S | re.I)
 
 
+DETECT_4 = "li.postcontainer blockquote.postcontent"
+DETECT_3 = 'table[id^="post"] div[id^="post_message_"]'
+"""What only a vBulletin 4 / 3 thread page has (one query for :mod:`detect`)."""
+
+
 def detect_4(tree: LexborHTMLParser) -> bool:
     """Whether the page is a vBulletin 4 thread page."""
-    return tree.css_first("li.postcontainer blockquote.postcontent") is not None
+    return tree.css_first(DETECT_4) is not None
 
 
 def detect_3(tree: LexborHTMLParser) -> bool:
     """Whether the page is a vBulletin 3 thread page."""
-    return tree.css_first('table[id^="post"] div[id^="post_message_"]') is not None
+    return tree.css_first(DETECT_3) is not None
 
 
 def page_zone(tree: LexborHTMLParser) -> tzinfo | None:

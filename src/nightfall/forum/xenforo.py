@@ -34,9 +34,13 @@ _SKIP_CLASSES = frozenset(
 )
 
 
+DETECT = "article.message--post, article.message[data-author]"
+"""What only a XenForo 2 thread page has (one query for :mod:`detect`)."""
+
+
 def detect(tree: LexborHTMLParser) -> bool:
     """Whether the page is a XenForo 2 thread page."""
-    return tree.css_first("article.message--post, article.message[data-author]") is not None
+    return tree.css_first(DETECT) is not None
 
 
 def dialect(node: LexborNode, classes: frozenset[str]) -> Special:

@@ -31,9 +31,13 @@ _CODE = frozenset({"bbCodeCode", "bbCodePHP", "bbCodeHtml"})
 _SKIP = frozenset({"attribution", "quoteExpand", "messageTextEndMarker", "bbCodeSpoilerButton"})
 
 
+DETECT = f"{_POSTS} blockquote.messageText"
+"""What only a XenForo 1 thread page has (one query for :mod:`detect`)."""
+
+
 def detect(tree: LexborHTMLParser) -> bool:
     """Whether the page is a XenForo 1 thread page."""
-    return tree.css_first(f"{_POSTS} blockquote.messageText") is not None
+    return tree.css_first(DETECT) is not None
 
 
 def dialect(node: LexborNode, classes: frozenset[str]) -> Special:
