@@ -381,6 +381,8 @@ def default_candidates(state: GameState, ability: Ability, actor: str, targets: 
     return listed(ability, actor, targets, arity, choices, ability.listed_text)
 
 
+#: the key (with the book) of the commands listed on a state, in ``state.memo``
+_LISTED = "listed"
 #: a pseudo-part for :class:`AbilityBook`'s ``reads``: the check reads who acts (an
 #: :class:`OnTarget` check declared without it is the same for every actor)
 ACTOR = -1
@@ -437,7 +439,19 @@ class AbilityBook:
 
     def check(self, state: GameState, command: Command) -> Ability:
         """The ability ``command`` uses, if it is accepted; else raise
-        :class:`~nightfall.engine.errors.Rejected` with the first reason."""
+        :class:`~nightfall.engine.errors.Rejected` with the first reason.
+
+        A command that is one of the very objects this book listed on this state, with
+        no event since (the state's stamp unchanged; see :meth:`legal_commands`), was
+        accepted by the same checks on the same state when it was listed (the list holds
+        exactly what :func:`problem` accepts: ``tests/test_legality.py``), so it is not
+        checked again: the simulator executes only commands from a list of the state it
+        executes them on. The proof is the engine's own record, never the caller's word:
+        a command built elsewhere, equal or not, is checked in full."""
+        listed = state.memo.get((_LISTED, self))
+        if (listed is not None and listed[1].get(id(command)) is command
+                and listed[0] == tuple(state.stamp)):
+            return self.abilities[command.action]
         reason = problem(self.abilities, state, command)
         if reason is not None:
             raise Rejected(reason.msgid, **reason.params)
@@ -590,4 +604,18 @@ class AbilityBook:
                                 break
                         else:
                             found.append(command)
+        self._remember(state, found)
         return found
+
+    def _remember(self, state: GameState, found: list[Command]) -> None:
+        """Keep which command objects were listed on this state (by identity, under its
+        stamp) for :meth:`check`. The entry is replaced whole (threads sharing a loaded
+        game read either the old or the new one); lists of several players on one state
+        are kept together, a list on a later state replaces them."""
+        key = (_LISTED, self)
+        mark = tuple(state.stamp)
+        kept = state.memo.get(key)
+        listed = {id(command): command for command in found}
+        if kept is not None and kept[0] == mark:
+            listed = {**kept[1], **listed}
+        state.memo[key] = (mark, listed)
