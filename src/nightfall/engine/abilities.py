@@ -143,6 +143,9 @@ class Ability:
     actor_chain: tuple[ActorCheck, ...] = field(init=False, repr=False, compare=False)
     #: every :class:`OnPhase` check of :attr:`actor_checks` and :attr:`checks`
     phase_checks: tuple[ActorCheck, ...] = field(init=False, repr=False, compare=False)
+    #: its legal commands are one per valid target and need no command check (most
+    #: targeted abilities): the listing takes them straight from :func:`listed`'s table
+    singles: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         target_checks: list[TargetCheck] = []
@@ -172,6 +175,9 @@ class Ability:
         object.__setattr__(self, "actor_chain", tuple(
             c.check if isinstance(c, OnPhase) else c for c in self.actor_checks))
         object.__setattr__(self, "phase_checks", tuple(phase_checks))
+        object.__setattr__(self, "singles", (
+            self.targets in (1, ANY) and self.candidates is None and self.choices is None
+            and self.listed_text is None and not command_checks and not command_preparers))
 
 
 # -- generic checks -------------------------------------------------------------------------
@@ -448,8 +454,8 @@ class AbilityBook:
         checked again: the simulator executes only commands from a list of the state it
         executes them on. The proof is the engine's own record, never the caller's word:
         a command built elsewhere, equal or not, is checked in full."""
-        listed = state.memo.get((_LISTED, self))
-        if (listed is not None and listed[1].get(id(command)) is command
+        listed = state.memo.get((_LISTED, self, command.by))
+        if (listed is not None and id(command) in listed[2]
                 and listed[0] == tuple(state.stamp)):
             return self.abilities[command.action]
         reason = problem(self.abilities, state, command)
@@ -583,6 +589,19 @@ class AbilityBook:
                 if actor_check(state, ability, player) is not None:
                     break
             else:
+                if ability.singles:  # what default_candidates and listed give, inlined
+                    targets = self.targets_for(state, ability, player, pool)
+                    by_target = _SINGLES.get((ability.action, player))
+                    if by_target is not None:
+                        try:
+                            singles = list(map(by_target.__getitem__, targets))
+                        except KeyError:  # a target not listed before for this actor
+                            pass
+                        else:
+                            found.extend(singles)
+                            continue
+                    found.extend(listed(ability, player, targets, 1))
+                    continue
                 targets = (self.targets_for(state, ability, player, pool)
                            if ability.targets != 0 else ())
                 build = ability.candidates or default_candidates
@@ -604,18 +623,14 @@ class AbilityBook:
                                 break
                         else:
                             found.append(command)
-        self._remember(state, found)
+        self._remember(state, player, found)
         return found
 
-    def _remember(self, state: GameState, found: list[Command]) -> None:
-        """Keep which command objects were listed on this state (by identity, under its
-        stamp) for :meth:`check`. The entry is replaced whole (threads sharing a loaded
-        game read either the old or the new one); lists of several players on one state
-        are kept together, a list on a later state replaces them."""
-        key = (_LISTED, self)
-        mark = tuple(state.stamp)
-        kept = state.memo.get(key)
-        listed = {id(command): command for command in found}
-        if kept is not None and kept[0] == mark:
-            listed = {**kept[1], **listed}
-        state.memo[key] = (mark, listed)
+    def _remember(self, state: GameState, player: str, found: list[Command]) -> None:
+        """Keep which command objects were listed for ``player`` on this state, under its
+        stamp, for :meth:`check`: the commands (a tuple of its own, which keeps them
+        alive whatever the caller does with the list, so no other object can take one of
+        their ids meanwhile) and the set of their ids. The entry is replaced whole
+        (threads sharing a loaded game read the old or the new one)."""
+        state.memo[(_LISTED, self, player)] = (
+            tuple(state.stamp), tuple(found), set(map(id, found)))

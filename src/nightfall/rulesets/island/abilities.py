@@ -352,19 +352,27 @@ def _eat_candidates(state: GameState, ability: Ability, actor: str, targets: Seq
     return singles
 
 
-def _usable_item(state: GameState, ability: Ability, command: Command) -> Text | None:
-    """I4: shocker, love note and voodoo doll are used by their owner on a player."""
-    item = command.choice or ""
-    if item in AUTOMATIC:
-        return Text(N_("The {item} works by itself when needed (I4)."),
-                    {"item": Term("item", item)})
-    if item not in ON_PLAYER:
-        return refusal(N_("This item cannot be used on a player."))
-    if not holds(state, command.by or "", item, unused=True):
-        return Text(N_("You hold no usable {item}."), {"item": Term("item", item)})
-    if not items_work(state):
-        return refusal(N_("Magnetic storm: no item works today (I5)."))
-    return None
+def _usable_item(state: GameState, ability: Ability, actor: str) -> PreparedCommandCheck:
+    """I4: shocker, love note and voodoo doll are used by their owner on a player. Read
+    once per actor (his unused items, whether items work today), then asked of each of
+    his ``use_item`` commands: the listing offers every item on every target."""
+    unused = {i.id for i in state.players[actor].items if not i.used}
+    works = items_work(state)
+
+    def check(command: Command) -> Text | None:
+        item = command.choice or ""
+        if item in AUTOMATIC:
+            return Text(N_("The {item} works by itself when needed (I4)."),
+                        {"item": Term("item", item)})
+        if item not in ON_PLAYER:
+            return refusal(N_("This item cannot be used on a player."))
+        if item not in unused:
+            return Text(N_("You hold no usable {item}."), {"item": Term("item", item)})
+        if not works:
+            return refusal(N_("Magnetic storm: no item works today (I5)."))
+        return None
+
+    return check
 
 
 def _item_candidates(state: GameState, ability: Ability, actor: str, targets: Sequence[str]
@@ -454,7 +462,7 @@ BOOK = AbilityBook((
              candidates=_eat_candidates),
     _ability("hamster_kill", "I2.9", "hamster", frozenset({HAMSTER}), self_target=False),
     _ability("use_item", "I4", "item", None, self_target=False,
-             checks=(OnCommand(_usable_item),), candidates=_item_candidates),
+             checks=(ForCommands(_usable_item),), candidates=_item_candidates),
     _ability("bunker_apply", "I5", "bunker", None, STAGE_ONE, targets=0, event=BUNKER,
              checks=(OnCommand(_bunker_ticket),)),
     _ability("exchange_offer", "I5", "exchange", None, STAGE_ONE, self_target=False,
