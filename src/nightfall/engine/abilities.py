@@ -41,7 +41,6 @@ from typing import Union
 
 from nightfall.engine.commands import Command, make_command
 from nightfall.engine.errors import Rejected
-from nightfall.engine.phase import Phase
 from nightfall.engine.state import PARTS, PHASE, PLAYERS, GameState
 from nightfall.engine.text import N_, Term, Text
 
@@ -132,6 +131,11 @@ class Ability:
     listed_text: str | None = None
     #: the rule set's own candidate list (``None``: by :attr:`targets` and :attr:`choices`)
     candidates: Candidates | None = None
+    #: ``False``: the legal list never offers it, because every command of it needs what
+    #: a list cannot give (a post's free text): its one candidate, without a text, would
+    #: be refused by a check anyway, so the listing skips the ability and its checks (the
+    #: legality test compares the list with what the command path accepts all the same)
+    offered: bool = True
     target_checks: tuple[TargetCheck, ...] = field(init=False, repr=False, compare=False)
     command_checks: tuple[CommandCheck, ...] = field(init=False, repr=False, compare=False)
     #: the prepared checks among :attr:`checks` (:class:`ForTargets`, :class:`ForCommands`)
@@ -361,19 +365,30 @@ def listed(ability: Ability, actor: str, targets: Sequence[str], arity: int,
                 if target not in by_target:
                     by_target[target] = make_command(action, actor, (target,))
             return list(map(by_target.__getitem__, targets))
-    shapes: list[tuple[str, ...]]
-    if arity == 0:
-        shapes = [()]
-    elif arity == 2:
-        shapes = list(combinations(targets, 2))
-    else:
-        shapes = [(t,) for t in targets]
+    if arity == 1:  # one per target, per choice: from the same kind of table
+        found: list[Command] = []
+        for choice in choices:
+            key = (action, actor, choice, text)
+            table = _SINGLES.get(key)
+            if table is None or len(table) >= _SINGLES_LIMIT:
+                if len(_SINGLES) >= _SINGLES_LIMIT:
+                    _SINGLES.clear()
+                table = _SINGLES[key] = {}
+            for target in targets:
+                command = table.get(target)
+                if command is None:
+                    command = table[target] = make_command(action, actor, (target,), choice,
+                                                           text)
+                found.append(command)
+        return found
+    shapes: list[tuple[str, ...]] = [()] if arity == 0 else list(combinations(targets, 2))
     return [make_command(action, actor, shape, choice, text)
             for choice in choices for shape in shapes]
 
 
-#: (action, actor) -> target -> the command naming that target (see :func:`listed`)
-_SINGLES: dict[tuple[str, str], dict[str, Command]] = {}
+#: (action, actor) -> target -> the command naming that target, and (action, actor,
+#: choice, text) -> target -> the same with that choice and text (see :func:`listed`)
+_SINGLES: dict[tuple[str | None, ...], dict[str, Command]] = {}
 _SINGLES_LIMIT = 2_000
 
 
@@ -436,9 +451,11 @@ class AbilityBook:
         self._by_role: dict[str | None, list[tuple[Ability, tuple[ActorCheck, ...]]]] = {}
         #: per (role, phase): the same, only the abilities the phase checks leave, and
         #: the parts of the state the shared actor checks among them read
-        self._in_phase: dict[tuple[str | None, Phase],
+        self._in_phase: dict[tuple[str | None, str, int, int],
                              tuple[list[tuple[Ability, tuple[ActorCheck, ...]]],
-                                   tuple[int, ...]]] = {}
+                                   tuple[int, ...],
+                                   list[tuple[Ability, tuple[ActorCheck, ...],
+                                              tuple[ActorCheck, ...]]]]] = {}
 
     def problem(self, state: GameState, command: Command) -> Text | None:
         return problem(self.abilities, state, command)
@@ -471,7 +488,8 @@ class AbilityBook:
                 (a, tuple(c for c in (*a.actor_chain, *a.late_actor_checks)
                           if c is not has_role and c not in a.phase_checks))
                 for a in self.abilities.values()
-                if a.roles is None or role in a.roles or has_role not in a.actor_chain
+                if a.offered and (a.roles is None or role in a.roles
+                                  or has_role not in a.actor_chain)
             ]
             self._by_role[role] = found
         return found
@@ -483,7 +501,8 @@ class AbilityBook:
         check refuses (declared in ``reads`` without :data:`ACTOR`: worked out once per
         role while the parts of the state it reads are unchanged, kept in ``state.memo``);
         each ability with its remaining actor checks."""
-        key = (role, state.phase)
+        phase = state.phase  # keyed by its fields: a dataclass hashes and compares in Python
+        key = (role, phase.kind, phase.number, phase.stage)
         entry = self._in_phase.get(key)
         if entry is None:
             shared = self._shared
@@ -497,8 +516,10 @@ class AbilityBook:
                 read = sorted({*read, PHASE})
             if len(self._in_phase) >= 10_000:  # long games have many phases: stay bounded
                 self._in_phase.clear()
-            entry = self._in_phase[key] = (found, tuple(read))
-        found, parts = entry
+            split = [(ability, tuple(c for c in checks if c in shared),
+                      tuple(c for c in checks if c not in shared)) for ability, checks in found]
+            entry = self._in_phase[key] = (found, tuple(read), split)
+        found, parts, split = entry
         if not parts:
             return found
         mark = tuple(map(state.stamp.__getitem__, parts))  # PHASE among them
@@ -507,14 +528,13 @@ class AbilityBook:
         if kept is not None and kept[0] == mark:
             now: list[tuple[Ability, tuple[ActorCheck, ...]]] = kept[1]
             return now
-        shared = self._shared
         now = []
-        for ability, checks in found:
-            for check in checks:
-                if check in shared and check(state, ability, player) is not None:
+        for ability, shared_checks, rest in split:
+            for check in shared_checks:
+                if check(state, ability, player) is not None:
                     break
             else:
-                now.append((ability, tuple(c for c in checks if c not in shared)))
+                now.append((ability, rest))
         state.memo[memo_key] = (mark, now)
         return now
 

@@ -126,6 +126,21 @@ def _stage_two_awaited(state: GameState) -> set[tuple[str, str]]:
     return wanted
 
 
+def is_awaited(state: GameState, player: str) -> bool:
+    """Whether the stage awaits an input from ``player`` (``awaited_slots`` is not empty):
+    asked by ``pass`` in every legal list, so without building the sets."""
+    wanted: frozenset[tuple[str, str]] | None = derived(
+        state, _WANTED, (PLAYERS, PHASE, FLAGS), _wanted)
+    if not wanted:
+        return False
+    submissions = state.submissions
+    # a loop, not any(): a generator costs more than the few keys it looks at
+    for key in wanted:  # noqa: SIM110
+        if key[0] == player and key not in submissions:
+            return True
+    return False
+
+
 def awaited_slots(state: GameState, player: str) -> list[str]:
     """The slots the stage awaits from ``player``, sorted (what his ``pass`` answers)."""
     awaited = awaiting_inputs(state) or set()

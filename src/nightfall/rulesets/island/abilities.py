@@ -424,7 +424,8 @@ def _ability(action: str, rule: str, slot: str, roles: frozenset[str] | None,
              when: str = ANY_STAGE, *, targets: int = 1, self_target: bool = True,
              event: str | None = None, checks: tuple[Check, ...] = (),
              candidates: Candidates | None = None, target_optional: bool = False,
-             listed_text: str | None = None, guests: bool = False) -> Ability:
+             listed_text: str | None = None, guests: bool = False, offered: bool = True
+             ) -> Ability:
     alive: ActorCheck = _alive_or_guest if guests else _alive
     actor_checks: tuple[ActorStep, ...] = (alive, has_role, OnPhase(_stage(when)))
     WHEN[action] = when
@@ -433,7 +434,7 @@ def _ability(action: str, rule: str, slot: str, roles: frozenset[str] | None,
         actor_checks += (_on_event(event),)
     return Ability(action, rule, slot, roles, targets=targets, self_target=self_target,
                    actor_checks=actor_checks, checks=checks, candidates=candidates,
-                   target_optional=target_optional, listed_text=listed_text)
+                   target_optional=target_optional, listed_text=listed_text, offered=offered)
 
 
 BOOK = AbilityBook((
@@ -442,8 +443,9 @@ BOOK = AbilityBook((
                      ForTargets(_no_love_note)),
              candidates=_vote_candidates),
     _ability("unvote", "I6.2", "vote", None, targets=0, checks=(_has_vote,)),
+    # a post needs a free text: never listed (the pages ask the command path)
     _ability("post", "I6.7", "", None, targets=0, checks=(OnCommand(_has_text),),
-             guests=True),
+             guests=True, offered=False),
     _ability("authority", "I2.4", "authority", frozenset({AUTHORITY}), self_target=False,
              checks=(_authority_left,)),
     _ability("check", "I2.1", "check", frozenset({SEER}), self_target=False),
