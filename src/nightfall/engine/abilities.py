@@ -36,7 +36,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, repeat
+from operator import is_
 from typing import Union
 
 from nightfall.engine.commands import Command, make_command
@@ -440,6 +441,8 @@ class AbilityBook:
                 parts |= declared.get(check, READS_ALL)
             self._pool_parts[ability.action] = (
                 None if ACTOR in parts else tuple(sorted(parts)))
+        #: the ``state.memo`` key of each ability's target pool (built once)
+        self._pool_keys = {action: ("pool", self, action) for action in self.abilities}
         #: actor checks declared not to read the actor: their verdict holds for every
         #: player of a role while the parts they read are unchanged
         self._shared: dict[object, tuple[int, ...]] = {
@@ -472,8 +475,8 @@ class AbilityBook:
         executes them on. The proof is the engine's own record, never the caller's word:
         a command built elsewhere, equal or not, is checked in full."""
         listed = state.memo.get((_LISTED, self, command.by))
-        if (listed is not None and id(command) in listed[2]
-                and listed[0] == tuple(state.stamp)):
+        if (listed is not None and listed[0] == tuple(state.stamp)
+                and any(map(is_, listed[1], repeat(command)))):
             return self.abilities[command.action]
         reason = problem(self.abilities, state, command)
         if reason is not None:
@@ -550,7 +553,7 @@ class AbilityBook:
             return None
         mark = tuple(map(state.stamp.__getitem__, parts))
         memo = state.memo
-        key = ("pool", self, ability.action)
+        key = self._pool_keys[ability.action]
         entry = memo.get(key)
         if entry is not None and entry[0] == mark and entry[1] == pool:
             shared: list[str] = entry[2]
@@ -648,9 +651,7 @@ class AbilityBook:
 
     def _remember(self, state: GameState, player: str, found: list[Command]) -> None:
         """Keep which command objects were listed for ``player`` on this state, under its
-        stamp, for :meth:`check`: the commands (a tuple of its own, which keeps them
-        alive whatever the caller does with the list, so no other object can take one of
-        their ids meanwhile) and the set of their ids. The entry is replaced whole
+        stamp, for :meth:`check` (which looks for the very object, by identity): a tuple
+        of its own, whatever the caller does with the list. The entry is replaced whole
         (threads sharing a loaded game read the old or the new one)."""
-        state.memo[(_LISTED, self, player)] = (
-            tuple(state.stamp), tuple(found), set(map(id, found)))
+        state.memo[(_LISTED, self, player)] = (tuple(state.stamp), tuple(found))

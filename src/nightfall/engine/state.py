@@ -447,7 +447,8 @@ def derived(state: GameState, key: Any, parts: Sequence[int],
     doubt). Several players' legal lists in one stage ask the same questions (who leads,
     what the stage awaits); this answers each once. The memo entry is replaced whole, so
     threads sharing a loaded game never see half of one."""
-    mark = tuple(map(state.stamp.__getitem__, parts))
+    stamp = state.stamp
+    mark = (stamp[parts[0]],) if len(parts) == 1 else tuple(map(stamp.__getitem__, parts))
     entry = state.memo.get(key)
     if entry is not None and entry[0] == mark:
         return entry[1]
