@@ -503,8 +503,10 @@ class Game:
         return True
 
     def _begin_phase(self, ctx: Context, phase: Phase) -> None:
-        rule = self.ruleset.deadline_rule(self.state, phase)
-        deadline = rule.after(ctx.at) if rule is not None and ctx.at is not None else None
+        deadline = None
+        if ctx.at is not None:  # without a time (a simulation) no rule is asked
+            rule = self.ruleset.deadline_rule(self.state, phase)
+            deadline = rule.after(ctx.at) if rule is not None else None
         label = self.ruleset.phase_label(phase)
         ctx.emit(ev.PhaseStarted(phase.kind, phase.number, phase.stage, label, ctx.at, deadline))
         self.ruleset.on_phase_start(ctx)

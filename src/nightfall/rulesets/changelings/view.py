@@ -56,9 +56,7 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
         "deadline": to_data(state.deadline),
         "players": players,
         "leader": current_leader(state),
-        "votes": {
-            slot: {s.player: s.target for s in state.submissions_in(slot)} for slot in PUBLIC_SLOTS
-        },
+        "votes": _public_votes(state),
         "last_votes": dict(state.last_votes),
         "announcements": announcements,
         "thread": thread,
@@ -111,6 +109,17 @@ def _entry(state: GameState, p: PlayerState, me: PlayerState | None, over: bool,
         "role": p.role if role_known else None,
         "statuses": statuses,
     }
+
+
+def _public_votes(state: GameState) -> dict[str, dict[str, str | None]]:
+    """The running votes by public slot, each in the order given (one pass over the
+    submissions for both slots)."""
+    votes: dict[str, dict[str, str | None]] = {slot: {} for slot in PUBLIC_SLOTS}
+    for (_, slot), submission in state.submissions.items():
+        found = votes.get(slot)
+        if found is not None:
+            found[submission.player] = submission.target
+    return votes
 
 
 def _public_entries(state: GameState) -> list[dict[str, Any]]:
