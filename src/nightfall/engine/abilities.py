@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, repeat
 from operator import is_
-from typing import Union
+from typing import Any, Union
 
 from nightfall.engine.commands import Command, make_command
 from nightfall.engine.errors import Rejected
@@ -382,14 +382,31 @@ def listed(ability: Ability, actor: str, targets: Sequence[str], arity: int,
                                                            text)
                 found.append(command)
         return found
-    shapes: list[tuple[str, ...]] = [()] if arity == 0 else list(combinations(targets, 2))
-    return [make_command(action, actor, shape, choice, text)
-            for choice in choices for shape in shapes]
+    if arity == 2:  # one per pair of targets (in listing order), per choice: a table too
+        found = []
+        for choice in choices:
+            key = (action, actor, choice, text, 2)
+            table = _SINGLES.get(key)
+            if table is None or len(table) >= _SINGLES_LIMIT:
+                if len(_SINGLES) >= _SINGLES_LIMIT:
+                    _SINGLES.clear()
+                table = _SINGLES[key] = {}
+            try:
+                found.extend(list(map(table.__getitem__, combinations(targets, 2))))
+            except KeyError:  # a pair not listed before for this actor
+                for pair in combinations(targets, 2):
+                    command = table.get(pair)
+                    if command is None:
+                        command = table[pair] = make_command(action, actor, pair, choice, text)
+                    found.append(command)
+        return found
+    return [make_command(action, actor, (), choice, text) for choice in choices]
 
 
-#: (action, actor) -> target -> the command naming that target, and (action, actor,
-#: choice, text) -> target -> the same with that choice and text (see :func:`listed`)
-_SINGLES: dict[tuple[str | None, ...], dict[str, Command]] = {}
+#: (action, actor) -> target -> the command naming that target; (action, actor, choice,
+#: text) -> target -> the same with that choice and text; (action, actor, choice, text,
+#: 2) -> pair of targets -> the command naming both (see :func:`listed`)
+_SINGLES: dict[tuple[str | int | None, ...], dict[Any, Command]] = {}
 _SINGLES_LIMIT = 2_000
 
 

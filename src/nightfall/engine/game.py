@@ -22,7 +22,7 @@ from nightfall.engine.names import name_keys, name_problem
 from nightfall.engine.phase import ENDED, SETUP, SIGNUP, Phase
 from nightfall.engine.rng import draw_index
 from nightfall.engine.ruleset import Ruleset, Step
-from nightfall.engine.state import APPLIERS, EVENT_PARTS, PARTS, GameState, apply
+from nightfall.engine.state import FOLDS, GameState, apply
 from nightfall.engine.talk import TALK_ACTIONS, speak
 from nightfall.engine.text import N_, Term, TermNames, Text
 
@@ -186,9 +186,10 @@ class Game:
             self._undo_to(event)
             return
         state = self.state
-        APPLIERS[type(event)](state, event)
+        applier, parts = FOLDS[type(event)]
+        applier(state, event)
         stamp = state.stamp
-        for part in EVENT_PARTS.get(type(event), PARTS):
+        for part in parts:
             stamp[part] += 1
         self.events.append(event)
 

@@ -430,6 +430,10 @@ def _gm(state: GameState, e: ev.GmActed) -> None:
 
 #: event type -> its fold function (``Game._record`` calls it directly: one call less per event)
 APPLIERS: Mapping[type[ev.Event], Applier] = _APPLIERS
+#: event type -> (its fold function, the parts of the state it changes): what
+#: ``Game._record`` looks up once per event
+FOLDS: Mapping[type[ev.Event], tuple[Applier, tuple[int, ...]]] = {
+    kind: (fn, EVENT_PARTS.get(kind, PARTS)) for kind, fn in _APPLIERS.items()}
 
 
 def apply(state: GameState, event: ev.Event) -> None:

@@ -191,4 +191,11 @@ def legal_commands(state: GameState, player: str) -> list[Command]:
     exactly what the command path accepts, by the same checks (``abilities.py``)."""
     if state.ended:
         return []
-    return BOOK.legal_commands(state, player, state.alive())
+    return BOOK.legal_commands(state, player, _alive(state))
+
+
+def _alive(state: GameState) -> list[str]:
+    """The players still in the game, in seating order (every list's targets): worked
+    out once while no player changes, shared (read, never written)."""
+    alive: list[str] = derived(state, "c.alive", (PLAYERS,), GameState.alive)
+    return alive
