@@ -369,7 +369,7 @@ def listed(ability: Ability, actor: str, targets: Sequence[str], arity: int,
     if arity == 1:  # one per target, per choice: from the same kind of table
         found: list[Command] = []
         for choice in choices:
-            key = (action, actor, choice, text)
+            key: tuple[str | int | None, ...] = (action, actor, choice, text)
             table = _SINGLES.get(key)
             if table is None or len(table) >= _SINGLES_LIMIT:
                 if len(_SINGLES) >= _SINGLES_LIMIT:

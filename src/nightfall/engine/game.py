@@ -347,7 +347,17 @@ class Game:
             return self._transaction(command.at, lambda ctx: observer_acts(ctx, command))
         if command.by not in self.state.players:
             raise Rejected(N_("There is no player called {name}."), name=command.by)
-        return self._transaction(command.at, lambda ctx: self._player(ctx, command))
+        # a player's command: :meth:`_transaction` with :meth:`_player` inlined (the path
+        # of every command a simulated game plays)
+        mark = len(self.events)
+        ctx = Context(self, command.at)
+        try:
+            self.ruleset.handle(ctx, command)
+            self._maybe_close_early(ctx)
+        except BaseException:
+            self._rollback(mark)
+            raise
+        return self.events[mark:]
 
     def advance(self, at: datetime | None = None) -> list[ev.Event]:
         """The current deadline passed: resolve the stage and move on."""
@@ -414,10 +424,6 @@ class Game:
             self._rollback(mark)
             raise
         return self.events[mark:]
-
-    def _player(self, ctx: Context, command: Command) -> None:
-        self.ruleset.handle(ctx, command)
-        self._maybe_close_early(ctx)
 
     def _gm(self, ctx: Context, command: Command) -> None:
         state = self.state
