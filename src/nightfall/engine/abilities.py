@@ -36,12 +36,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
-from typing import Union
+from itertools import combinations, repeat
+from operator import is_
+from typing import Any, Union
 
 from nightfall.engine.commands import Command, make_command
 from nightfall.engine.errors import Rejected
-from nightfall.engine.phase import Phase
 from nightfall.engine.state import PARTS, PHASE, PLAYERS, GameState
 from nightfall.engine.text import N_, Term, Text
 
@@ -132,6 +132,11 @@ class Ability:
     listed_text: str | None = None
     #: the rule set's own candidate list (``None``: by :attr:`targets` and :attr:`choices`)
     candidates: Candidates | None = None
+    #: ``False``: the legal list never offers it, because every command of it needs what
+    #: a list cannot give (a post's free text): its one candidate, without a text, would
+    #: be refused by a check anyway, so the listing skips the ability and its checks (the
+    #: legality test compares the list with what the command path accepts all the same)
+    offered: bool = True
     target_checks: tuple[TargetCheck, ...] = field(init=False, repr=False, compare=False)
     command_checks: tuple[CommandCheck, ...] = field(init=False, repr=False, compare=False)
     #: the prepared checks among :attr:`checks` (:class:`ForTargets`, :class:`ForCommands`)
@@ -143,6 +148,9 @@ class Ability:
     actor_chain: tuple[ActorCheck, ...] = field(init=False, repr=False, compare=False)
     #: every :class:`OnPhase` check of :attr:`actor_checks` and :attr:`checks`
     phase_checks: tuple[ActorCheck, ...] = field(init=False, repr=False, compare=False)
+    #: its legal commands are one per valid target and need no command check (most
+    #: targeted abilities): the listing takes them straight from :func:`listed`'s table
+    singles: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         target_checks: list[TargetCheck] = []
@@ -172,6 +180,9 @@ class Ability:
         object.__setattr__(self, "actor_chain", tuple(
             c.check if isinstance(c, OnPhase) else c for c in self.actor_checks))
         object.__setattr__(self, "phase_checks", tuple(phase_checks))
+        object.__setattr__(self, "singles", (
+            self.targets in (1, ANY) and self.candidates is None and self.choices is None
+            and self.listed_text is None and not command_checks and not command_preparers))
 
 
 # -- generic checks -------------------------------------------------------------------------
@@ -355,19 +366,47 @@ def listed(ability: Ability, actor: str, targets: Sequence[str], arity: int,
                 if target not in by_target:
                     by_target[target] = make_command(action, actor, (target,))
             return list(map(by_target.__getitem__, targets))
-    shapes: list[tuple[str, ...]]
-    if arity == 0:
-        shapes = [()]
-    elif arity == 2:
-        shapes = list(combinations(targets, 2))
-    else:
-        shapes = [(t,) for t in targets]
-    return [make_command(action, actor, shape, choice, text)
-            for choice in choices for shape in shapes]
+    if arity == 1:  # one per target, per choice: from the same kind of table
+        found: list[Command] = []
+        for choice in choices:
+            key: tuple[str | int | None, ...] = (action, actor, choice, text)
+            table = _SINGLES.get(key)
+            if table is None or len(table) >= _SINGLES_LIMIT:
+                if len(_SINGLES) >= _SINGLES_LIMIT:
+                    _SINGLES.clear()
+                table = _SINGLES[key] = {}
+            for target in targets:
+                command = table.get(target)
+                if command is None:
+                    command = table[target] = make_command(action, actor, (target,), choice,
+                                                           text)
+                found.append(command)
+        return found
+    if arity == 2:  # one per pair of targets (in listing order), per choice: a table too
+        found = []
+        for choice in choices:
+            key = (action, actor, choice, text, 2)
+            table = _SINGLES.get(key)
+            if table is None or len(table) >= _SINGLES_LIMIT:
+                if len(_SINGLES) >= _SINGLES_LIMIT:
+                    _SINGLES.clear()
+                table = _SINGLES[key] = {}
+            try:
+                found.extend(list(map(table.__getitem__, combinations(targets, 2))))
+            except KeyError:  # a pair not listed before for this actor
+                for pair in combinations(targets, 2):
+                    command = table.get(pair)
+                    if command is None:
+                        command = table[pair] = make_command(action, actor, pair, choice, text)
+                    found.append(command)
+        return found
+    return [make_command(action, actor, (), choice, text) for choice in choices]
 
 
-#: (action, actor) -> target -> the command naming that target (see :func:`listed`)
-_SINGLES: dict[tuple[str, str], dict[str, Command]] = {}
+#: (action, actor) -> target -> the command naming that target; (action, actor, choice,
+#: text) -> target -> the same with that choice and text; (action, actor, choice, text,
+#: 2) -> pair of targets -> the command naming both (see :func:`listed`)
+_SINGLES: dict[tuple[str | int | None, ...], dict[Any, Command]] = {}
 _SINGLES_LIMIT = 2_000
 
 
@@ -381,6 +420,8 @@ def default_candidates(state: GameState, ability: Ability, actor: str, targets: 
     return listed(ability, actor, targets, arity, choices, ability.listed_text)
 
 
+#: the key (with the book) of the commands listed on a state, in ``state.memo``
+_LISTED = "listed"
 #: a pseudo-part for :class:`AbilityBook`'s ``reads``: the check reads who acts (an
 #: :class:`OnTarget` check declared without it is the same for every actor)
 ACTOR = -1
@@ -417,6 +458,8 @@ class AbilityBook:
                 parts |= declared.get(check, READS_ALL)
             self._pool_parts[ability.action] = (
                 None if ACTOR in parts else tuple(sorted(parts)))
+        #: the ``state.memo`` key of each ability's target pool (built once)
+        self._pool_keys = {action: ("pool", self, action) for action in self.abilities}
         #: actor checks declared not to read the actor: their verdict holds for every
         #: player of a role while the parts they read are unchanged
         self._shared: dict[object, tuple[int, ...]] = {
@@ -428,16 +471,30 @@ class AbilityBook:
         self._by_role: dict[str | None, list[tuple[Ability, tuple[ActorCheck, ...]]]] = {}
         #: per (role, phase): the same, only the abilities the phase checks leave, and
         #: the parts of the state the shared actor checks among them read
-        self._in_phase: dict[tuple[str | None, Phase],
+        self._in_phase: dict[tuple[str | None, str, int, int],
                              tuple[list[tuple[Ability, tuple[ActorCheck, ...]]],
-                                   tuple[int, ...]]] = {}
+                                   tuple[int, ...],
+                                   list[tuple[Ability, tuple[ActorCheck, ...],
+                                              tuple[ActorCheck, ...]]]]] = {}
 
     def problem(self, state: GameState, command: Command) -> Text | None:
         return problem(self.abilities, state, command)
 
     def check(self, state: GameState, command: Command) -> Ability:
         """The ability ``command`` uses, if it is accepted; else raise
-        :class:`~nightfall.engine.errors.Rejected` with the first reason."""
+        :class:`~nightfall.engine.errors.Rejected` with the first reason.
+
+        A command that is one of the very objects this book listed on this state, with
+        no event since (the state's stamp unchanged; see :meth:`legal_commands`), was
+        accepted by the same checks on the same state when it was listed (the list holds
+        exactly what :func:`problem` accepts: ``tests/test_legality.py``), so it is not
+        checked again: the simulator executes only commands from a list of the state it
+        executes them on. The proof is the engine's own record, never the caller's word:
+        a command built elsewhere, equal or not, is checked in full."""
+        listed = state.memo.get((_LISTED, self, command.by))
+        if (listed is not None and listed[0] == tuple(state.stamp)
+                and any(map(is_, listed[1], repeat(command)))):
+            return self.abilities[command.action]
         reason = problem(self.abilities, state, command)
         if reason is not None:
             raise Rejected(reason.msgid, **reason.params)
@@ -451,7 +508,8 @@ class AbilityBook:
                 (a, tuple(c for c in (*a.actor_chain, *a.late_actor_checks)
                           if c is not has_role and c not in a.phase_checks))
                 for a in self.abilities.values()
-                if a.roles is None or role in a.roles or has_role not in a.actor_chain
+                if a.offered and (a.roles is None or role in a.roles
+                                  or has_role not in a.actor_chain)
             ]
             self._by_role[role] = found
         return found
@@ -463,7 +521,8 @@ class AbilityBook:
         check refuses (declared in ``reads`` without :data:`ACTOR`: worked out once per
         role while the parts of the state it reads are unchanged, kept in ``state.memo``);
         each ability with its remaining actor checks."""
-        key = (role, state.phase)
+        phase = state.phase  # keyed by its fields: a dataclass hashes and compares in Python
+        key = (role, phase.kind, phase.number, phase.stage)
         entry = self._in_phase.get(key)
         if entry is None:
             shared = self._shared
@@ -477,8 +536,10 @@ class AbilityBook:
                 read = sorted({*read, PHASE})
             if len(self._in_phase) >= 10_000:  # long games have many phases: stay bounded
                 self._in_phase.clear()
-            entry = self._in_phase[key] = (found, tuple(read))
-        found, parts = entry
+            split = [(ability, tuple(c for c in checks if c in shared),
+                      tuple(c for c in checks if c not in shared)) for ability, checks in found]
+            entry = self._in_phase[key] = (found, tuple(read), split)
+        found, parts, split = entry
         if not parts:
             return found
         mark = tuple(map(state.stamp.__getitem__, parts))  # PHASE among them
@@ -487,14 +548,13 @@ class AbilityBook:
         if kept is not None and kept[0] == mark:
             now: list[tuple[Ability, tuple[ActorCheck, ...]]] = kept[1]
             return now
-        shared = self._shared
         now = []
-        for ability, checks in found:
-            for check in checks:
-                if check in shared and check(state, ability, player) is not None:
+        for ability, shared_checks, rest in split:
+            for check in shared_checks:
+                if check(state, ability, player) is not None:
                     break
             else:
-                now.append((ability, tuple(c for c in checks if c not in shared)))
+                now.append((ability, rest))
         state.memo[memo_key] = (mark, now)
         return now
 
@@ -510,7 +570,7 @@ class AbilityBook:
             return None
         mark = tuple(map(state.stamp.__getitem__, parts))
         memo = state.memo
-        key = ("pool", self, ability.action)
+        key = self._pool_keys[ability.action]
         entry = memo.get(key)
         if entry is not None and entry[0] == mark and entry[1] == pool:
             shared: list[str] = entry[2]
@@ -569,6 +629,19 @@ class AbilityBook:
                 if actor_check(state, ability, player) is not None:
                     break
             else:
+                if ability.singles:  # what default_candidates and listed give, inlined
+                    targets = self.targets_for(state, ability, player, pool)
+                    by_target = _SINGLES.get((ability.action, player))
+                    if by_target is not None:
+                        try:
+                            singles = list(map(by_target.__getitem__, targets))
+                        except KeyError:  # a target not listed before for this actor
+                            pass
+                        else:
+                            found.extend(singles)
+                            continue
+                    found.extend(listed(ability, player, targets, 1))
+                    continue
                 targets = (self.targets_for(state, ability, player, pool)
                            if ability.targets != 0 else ())
                 build = ability.candidates or default_candidates
@@ -590,4 +663,12 @@ class AbilityBook:
                                 break
                         else:
                             found.append(command)
+        self._remember(state, player, found)
         return found
+
+    def _remember(self, state: GameState, player: str, found: list[Command]) -> None:
+        """Keep which command objects were listed for ``player`` on this state, under its
+        stamp, for :meth:`check` (which looks for the very object, by identity): a tuple
+        of its own, whatever the caller does with the list. The entry is replaced whole
+        (threads sharing a loaded game read the old or the new one)."""
+        state.memo[(_LISTED, self, player)] = (tuple(state.stamp), tuple(found))

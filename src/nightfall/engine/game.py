@@ -22,7 +22,7 @@ from nightfall.engine.names import name_keys, name_problem
 from nightfall.engine.phase import ENDED, SETUP, SIGNUP, Phase
 from nightfall.engine.rng import draw_index
 from nightfall.engine.ruleset import Ruleset, Step
-from nightfall.engine.state import APPLIERS, EVENT_PARTS, PARTS, GameState, apply
+from nightfall.engine.state import FOLDS, GameState, apply
 from nightfall.engine.talk import TALK_ACTIONS, speak
 from nightfall.engine.text import N_, Term, TermNames, Text
 
@@ -186,9 +186,10 @@ class Game:
             self._undo_to(event)
             return
         state = self.state
-        APPLIERS[type(event)](state, event)
+        applier, parts = FOLDS[type(event)]
+        applier(state, event)
         stamp = state.stamp
-        for part in EVENT_PARTS.get(type(event), PARTS):
+        for part in parts:
             stamp[part] += 1
         self.events.append(event)
 
@@ -346,7 +347,17 @@ class Game:
             return self._transaction(command.at, lambda ctx: observer_acts(ctx, command))
         if command.by not in self.state.players:
             raise Rejected(N_("There is no player called {name}."), name=command.by)
-        return self._transaction(command.at, lambda ctx: self._player(ctx, command))
+        # a player's command: :meth:`_transaction` with :meth:`_player` inlined (the path
+        # of every command a simulated game plays)
+        mark = len(self.events)
+        ctx = Context(self, command.at)
+        try:
+            self.ruleset.handle(ctx, command)
+            self._maybe_close_early(ctx)
+        except BaseException:
+            self._rollback(mark)
+            raise
+        return self.events[mark:]
 
     def advance(self, at: datetime | None = None) -> list[ev.Event]:
         """The current deadline passed: resolve the stage and move on."""
@@ -413,10 +424,6 @@ class Game:
             self._rollback(mark)
             raise
         return self.events[mark:]
-
-    def _player(self, ctx: Context, command: Command) -> None:
-        self.ruleset.handle(ctx, command)
-        self._maybe_close_early(ctx)
 
     def _gm(self, ctx: Context, command: Command) -> None:
         state = self.state
@@ -503,8 +510,10 @@ class Game:
         return True
 
     def _begin_phase(self, ctx: Context, phase: Phase) -> None:
-        rule = self.ruleset.deadline_rule(self.state, phase)
-        deadline = rule.after(ctx.at) if rule is not None and ctx.at is not None else None
+        deadline = None
+        if ctx.at is not None:  # without a time (a simulation) no rule is asked
+            rule = self.ruleset.deadline_rule(self.state, phase)
+            deadline = rule.after(ctx.at) if rule is not None else None
         label = self.ruleset.phase_label(phase)
         ctx.emit(ev.PhaseStarted(phase.kind, phase.number, phase.stage, label, ctx.at, deadline))
         self.ruleset.on_phase_start(ctx)

@@ -46,18 +46,47 @@ _INVISIBLE = _checker(icu.USpoofChecks.INVISIBLE)
 _SKELETON = icu.SpoofChecker()
 
 
+#: name -> its keys (:func:`name_keys`): every join compares the new name with every
+#: name taken, so a game's sign-up asked ICU for the same names' skeletons again and
+#: again (quadratic in the players; ~4% of a simulated 15-player game). Bounded.
+_KEYS: dict[str, frozenset[str]] = {}
+_KEYS_LIMIT = 10_000
+
+
 def name_keys(name: str) -> frozenset[str]:
     """What two names are compared by: the UTS #39 skeletons of the NFKC form as written,
     folded to lower case and to upper case (each skeleton case-folded again). Names that
     share a key look alike: "ВОВА" and "BOBA" as written, "Аsteria" and "asteria"
-    folded."""
+    folded. A pure function of the text, so kept per name."""
+    keys = _KEYS.get(name)
+    if keys is None:
+        if len(_KEYS) >= _KEYS_LIMIT:
+            _KEYS.clear()
+        keys = _KEYS[name] = _name_keys(name)
+    return keys
+
+
+def _name_keys(name: str) -> frozenset[str]:
     composed = unicodedata.normalize("NFKC", name)
     return frozenset(str(_SKELETON.getSkeleton(0, form)).casefold()
                      for form in (composed, composed.casefold(), composed.upper()))
 
 
+_PROBLEMS: dict[str, str | None] = {}
+
+
 def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a player's name on its own, a msgid (``None``: it can)."""
+    """Why ``name`` cannot be a player's name on its own, a msgid (``None``: it can);
+    kept per name like :func:`name_keys`."""
+    if name in _PROBLEMS:
+        return _PROBLEMS[name]
+    if len(_PROBLEMS) >= _KEYS_LIMIT:
+        _PROBLEMS.clear()
+    found = _PROBLEMS[name] = _name_problem(name)
+    return found
+
+
+def _name_problem(name: str) -> str | None:
     composed = unicodedata.normalize("NFC", name)
     if _stray_mark(composed) or _INVISIBLE.check(composed):
         return N_("A name must not carry marks that form no letter (such as an accent on "

@@ -430,6 +430,10 @@ def _gm(state: GameState, e: ev.GmActed) -> None:
 
 #: event type -> its fold function (``Game._record`` calls it directly: one call less per event)
 APPLIERS: Mapping[type[ev.Event], Applier] = _APPLIERS
+#: event type -> (its fold function, the parts of the state it changes): what
+#: ``Game._record`` looks up once per event
+FOLDS: Mapping[type[ev.Event], tuple[Applier, tuple[int, ...]]] = {
+    kind: (fn, EVENT_PARTS.get(kind, PARTS)) for kind, fn in _APPLIERS.items()}
 
 
 def apply(state: GameState, event: ev.Event) -> None:
@@ -447,7 +451,8 @@ def derived(state: GameState, key: Any, parts: Sequence[int],
     doubt). Several players' legal lists in one stage ask the same questions (who leads,
     what the stage awaits); this answers each once. The memo entry is replaced whole, so
     threads sharing a loaded game never see half of one."""
-    mark = tuple(map(state.stamp.__getitem__, parts))
+    stamp = state.stamp
+    mark = (stamp[parts[0]],) if len(parts) == 1 else tuple(map(stamp.__getitem__, parts))
     entry = state.memo.get(key)
     if entry is not None and entry[0] == mark:
         return entry[1]

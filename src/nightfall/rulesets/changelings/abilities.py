@@ -30,7 +30,7 @@ from nightfall.engine.phase import DAY, NIGHT
 from nightfall.engine.state import FLAGS, PHASE, PLAYERS
 from nightfall.engine.text import TermNames
 from nightfall.rulesets.changelings import memory
-from nightfall.rulesets.changelings.awaiting import awaited_slots, current_leader
+from nightfall.rulesets.changelings.awaiting import current_leader, is_awaited
 from nightfall.rulesets.changelings.roles import (
     BLACK_RAVEN,
     CHANGELING,
@@ -156,15 +156,23 @@ def _partner_refused(state: GameState, ability: Ability, actor: str
 _NOT_AGAINST_LOVER = ForTargets(_partner_refused)
 
 
+#: refusals that most players' lists meet on every turn, built once
+_NO_VOTE = refusal(N_("You have no vote to withdraw."))
+_NOT_LEADER = refusal(N_("Only the leader breaks ties (C5.3)."))
+_NOT_SUCCESSION = refusal(N_("Only the leader names a successor (C5.4)."))
+_NOT_AWAITED = refusal(N_("Nothing is awaited from you right now."))
+
+
 def _has_vote(state: GameState, ability: Ability, actor: str) -> Text | None:
-    if state.submission(actor, "vote") is None and state.submission(actor, "elect") is None:
-        return refusal(N_("You have no vote to withdraw."))
+    submissions = state.submissions
+    if (actor, "vote") not in submissions and (actor, "elect") not in submissions:
+        return _NO_VOTE
     return None
 
 
 def _is_leader(state: GameState, ability: Ability, actor: str) -> Text | None:
     if current_leader(state) != actor:
-        return refusal(N_("Only the leader breaks ties (C5.3)."))
+        return _NOT_LEADER
     return None
 
 
@@ -178,7 +186,7 @@ def _among_tied(state: GameState, ability: Ability, actor: str, target: str) -> 
 
 def _names_successor(state: GameState, ability: Ability, actor: str) -> Text | None:
     if state.flags.get(memory.SUCCESSION) != actor and current_leader(state) != actor:
-        return refusal(N_("Only the leader names a successor (C5.4)."))
+        return _NOT_SUCCESSION
     return None
 
 
@@ -264,18 +272,18 @@ def _has_text(state: GameState, ability: Ability, command: Command) -> Text | No
 
 def _awaited(state: GameState, ability: Ability, actor: str) -> Text | None:
     """C2.3: ``pass`` answers whatever the stage awaits from the player."""
-    if not awaited_slots(state, actor):
-        return refusal(N_("Nothing is awaited from you right now."))
+    if not is_awaited(state, actor):
+        return _NOT_AWAITED
     return None
 
 
 def _ability(action: str, rule: str, slot: str, roles: frozenset[str] | None, when: str, *,
              targets: int = 1, standing: bool = False, self_target: bool = True,
-             checks: tuple[Check, ...] = (), choices: tuple[str, ...] | None = None
-             ) -> Ability:
+             checks: tuple[Check, ...] = (), choices: tuple[str, ...] | None = None,
+             offered: bool = True) -> Ability:
     return Ability(action, rule, slot, roles, targets=targets, self_target=self_target,
                    standing=standing, actor_checks=(_in_game, has_role, OnPhase(_stage(when))),
-                   checks=checks, choices=choices)
+                   checks=checks, choices=choices, offered=offered)
 
 
 BOOK = AbilityBook(
@@ -313,7 +321,9 @@ BOOK = AbilityBook(
         _ability("drama_chase", "C14.1", "drama", frozenset({DRAMA_QUEEN}), ANY_TIME,
                  standing=True, self_target=False, checks=(_NOT_AGAINST_LOVER,)),
         Ability("pass", "C2.3", "", None, targets=0, actor_checks=(_awaited,)),
-        _ability("post", "C2.8", "", None, DAY_ANY, targets=0, checks=(OnCommand(_has_text),)),
+        # a post needs a free text: never listed (the pages ask the command path)
+        _ability("post", "C2.8", "", None, DAY_ANY, targets=0, checks=(OnCommand(_has_text),),
+                 offered=False),
     ),
     # what checks read that do not look at the actor (the legal lists share their
     # verdicts within a stage, see AbilityBook); a check not named here reads everything

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from nightfall.engine import GameState
 from nightfall.engine.phase import DAY, NIGHT
-from nightfall.engine.state import PARTS, PLAYERS, derived
+from nightfall.engine.state import FLAGS, PHASE, PLAYERS, SUBMISSIONS, derived
 from nightfall.rulesets.changelings import memory
 from nightfall.rulesets.changelings.roles import (
     BLACK_RAVEN,
@@ -34,7 +34,7 @@ STAGE_TWO_SLOTS = {
 }
 
 #: the keys of this module's memos in ``state.memo``
-_LEADER, _AWAITING = "c.leader", "c.awaiting"
+_LEADER, _WANTED, _AWAITING = "c.leader", "c.wanted", "c.awaiting"
 
 
 def current_leader(state: GameState) -> str | None:
@@ -53,12 +53,28 @@ def _current_leader(state: GameState) -> str | None:
 
 def awaiting_inputs(state: GameState) -> set[tuple[str, str]] | None:
     """C2.3: the inputs a stage waits for before it may close early (asked after every
-    command and by every ``pass`` in a legal list: worked out once per state)."""
-    awaited: frozenset[tuple[str, str]] | None = derived(state, _AWAITING, PARTS, _awaiting)
-    return None if awaited is None else set(awaited)
+    command and by every ``pass`` in a legal list). Worked out in two parts: who is
+    awaited for what (the players, the phase and the flags decide it: kept while those
+    are unchanged, a whole stage long for most of it) and which of those inputs are
+    still missing (re-read after every submission: a few dictionary lookups)."""
+    wanted: frozenset[tuple[str, str]] | None = derived(
+        state, _WANTED, (PLAYERS, PHASE, FLAGS), _wanted)
+    if wanted is None:
+        return None
+    awaited: frozenset[tuple[str, str]] = derived(
+        state, _AWAITING, (PLAYERS, PHASE, SUBMISSIONS, FLAGS), _still_missing)
+    return set(awaited)
 
 
-def _awaiting(state: GameState) -> frozenset[tuple[str, str]] | None:
+def _still_missing(state: GameState) -> frozenset[tuple[str, str]]:
+    wanted: frozenset[tuple[str, str]] = derived(state, _WANTED, (PLAYERS, PHASE, FLAGS),
+                                                 _wanted)
+    submissions = state.submissions
+    return frozenset(key for key in wanted if key not in submissions)
+
+
+def _wanted(state: GameState) -> frozenset[tuple[str, str]] | None:
+    """Every input the stage awaits, given or not (``None``: it never closes early)."""
     phase = state.phase
     wanted: set[tuple[str, str]] = set()
     if phase.kind == DAY:
@@ -79,8 +95,7 @@ def _awaiting(state: GameState) -> frozenset[tuple[str, str]] | None:
                 wanted.add((player.name, "shield"))
     elif phase.kind == NIGHT:
         wanted = _stage_two_awaited(state)
-    submissions = state.submissions
-    return frozenset(key for key in wanted if key not in submissions)
+    return frozenset(wanted)
 
 
 def _stage_two_awaited(state: GameState) -> set[tuple[str, str]]:
@@ -103,16 +118,27 @@ def _stage_two_awaited(state: GameState) -> set[tuple[str, str]]:
     if attack is not None and attack["action"] == "abduct":
         leaving.append(attack["target"])
     for queen in leaving:
-        if state.players[queen].role != DRAMA_QUEEN:
-            continue
-        choice = state.submission(queen, "drama")
-        valid = choice is not None and (
-            choice.action == "pass"
-            or (state.is_alive(choice.target) and choice.target != queen)
-        )
-        if not valid:
+        # C14: a leaving drama queen owes her chase; any choice she gave counts as given
+        # (an input in her slot is no longer awaited, whether or not it still names a
+        # player in the game: only a missing one is waited for)
+        if state.players[queen].role == DRAMA_QUEEN:
             wanted.add((queen, "drama"))
     return wanted
+
+
+def is_awaited(state: GameState, player: str) -> bool:
+    """Whether the stage awaits an input from ``player`` (``awaited_slots`` is not empty):
+    asked by ``pass`` in every legal list, so without building the sets."""
+    wanted: frozenset[tuple[str, str]] | None = derived(
+        state, _WANTED, (PLAYERS, PHASE, FLAGS), _wanted)
+    if not wanted:
+        return False
+    submissions = state.submissions
+    # a loop, not any(): a generator costs more than the few keys it looks at
+    for key in wanted:  # noqa: SIM110
+        if key[0] == player and key not in submissions:
+            return True
+    return False
 
 
 def awaited_slots(state: GameState, player: str) -> list[str]:

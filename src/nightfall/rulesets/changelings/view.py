@@ -12,7 +12,7 @@ from typing import Any
 
 from nightfall.engine import N_, Command, GameState, Term, Text
 from nightfall.engine.phase import NIGHT
-from nightfall.engine.state import public_record
+from nightfall.engine.state import PLAYERS, PlayerState, derived, public_record
 from nightfall.engine.text import to_data
 from nightfall.rulesets.changelings import memory, night
 from nightfall.rulesets.changelings.abilities import BOOK
@@ -38,27 +38,17 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
     me = state.players.get(viewer) if viewer is not None else None
     over = state.ended or gm
     in_team = me is not None and is_changeling_side(me.role)
-    players = []
-    for p in state.players.values():
-        own = me is not None and p.name == me.name
-        role_known = over or own or not p.alive or (in_team and is_changeling_side(p.role))
-        statuses = sorted(
-            s
-            for s in p.statuses
-            if over or own or s in PUBLIC_STATUSES or (s == LOVER and not p.alive)
-            or (s == LOVER and me is not None and memory.partner_of(state, me.name) == p.name)
-        )
-        players.append(
-            {
-                "name": p.name,
-                "seat": p.seat,
-                "description": p.description,
-                "alive": p.alive,
-                "left": departure(p),
-                "role": p.role if role_known else None,
-                "statuses": statuses,
-            }
-        )
+    if over:
+        players = [_entry(state, p, me, over, in_team) for p in state.players.values()]
+    else:
+        # most players look to the viewer as they look to everybody: their public entry,
+        # shared (see _public_entries); only his own, his team's and his lover's differ
+        players = list(_public_entries(state))
+        if me is not None:
+            partner = memory.partner_of(state, me.name)
+            for seat, p in enumerate(state.players.values()):
+                if p is me or p.name == partner or (in_team and is_changeling_side(p.role)):
+                    players[seat] = _entry(state, p, me, over, in_team)
     announcements, thread = public_record(state)
     view: dict[str, Any] = {
         "ruleset": state.ruleset,
@@ -66,9 +56,7 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
         "deadline": to_data(state.deadline),
         "players": players,
         "leader": current_leader(state),
-        "votes": {
-            slot: {s.player: s.target for s in state.submissions_in(slot)} for slot in PUBLIC_SLOTS
-        },
+        "votes": _public_votes(state),
         "last_votes": dict(state.last_votes),
         "announcements": announcements,
         "thread": thread,
@@ -99,6 +87,52 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
         view["traces"] = trace(state)
         view["notices"] = all_notices(state)
     return view
+
+
+def _entry(state: GameState, p: PlayerState, me: PlayerState | None, over: bool,
+           in_team: bool) -> dict[str, Any]:
+    """How player ``p`` appears in the view of ``me`` (``None``: the public view)."""
+    own = me is not None and p.name == me.name
+    role_known = over or own or not p.alive or (in_team and is_changeling_side(p.role))
+    statuses = sorted(
+        s
+        for s in p.statuses
+        if over or own or s in PUBLIC_STATUSES or (s == LOVER and not p.alive)
+        or (s == LOVER and me is not None and memory.partner_of(state, me.name) == p.name)
+    )
+    return {
+        "name": p.name,
+        "seat": p.seat,
+        "description": p.description,
+        "alive": p.alive,
+        "left": departure(p),
+        "role": p.role if role_known else None,
+        "statuses": statuses,
+    }
+
+
+def _public_votes(state: GameState) -> dict[str, dict[str, str | None]]:
+    """The running votes by public slot, each in the order given (one pass over the
+    submissions for both slots)."""
+    votes: dict[str, dict[str, str | None]] = {slot: {} for slot in PUBLIC_SLOTS}
+    for (_, slot), submission in state.submissions.items():
+        found = votes.get(slot)
+        if found is not None:
+            found[submission.player] = submission.target
+    return votes
+
+
+def _public_entries(state: GameState) -> list[dict[str, Any]]:
+    """Every player's entry as the public sees him, in seating order: what most entries
+    of every player's view are. Worked out once while no player changes (kept in
+    ``state.memo``) and shared by the views, like their announcements: views are read,
+    never written."""
+    entries: list[dict[str, Any]] = derived(state, _PUBLIC, (PLAYERS,), lambda s: [
+        _entry(s, p, None, False, False) for p in s.players.values()])
+    return entries
+
+
+_PUBLIC = "c.view.public"
 
 
 def team_plan(state: GameState, viewer: str) -> list[Text]:
@@ -157,4 +191,11 @@ def legal_commands(state: GameState, player: str) -> list[Command]:
     exactly what the command path accepts, by the same checks (``abilities.py``)."""
     if state.ended:
         return []
-    return BOOK.legal_commands(state, player, state.alive())
+    return BOOK.legal_commands(state, player, _alive(state))
+
+
+def _alive(state: GameState) -> list[str]:
+    """The players still in the game, in seating order (every list's targets): worked
+    out once while no player changes, shared (read, never written)."""
+    alive: list[str] = derived(state, "c.alive", (PLAYERS,), GameState.alive)
+    return alive

@@ -352,19 +352,27 @@ def _eat_candidates(state: GameState, ability: Ability, actor: str, targets: Seq
     return singles
 
 
-def _usable_item(state: GameState, ability: Ability, command: Command) -> Text | None:
-    """I4: shocker, love note and voodoo doll are used by their owner on a player."""
-    item = command.choice or ""
-    if item in AUTOMATIC:
-        return Text(N_("The {item} works by itself when needed (I4)."),
-                    {"item": Term("item", item)})
-    if item not in ON_PLAYER:
-        return refusal(N_("This item cannot be used on a player."))
-    if not holds(state, command.by or "", item, unused=True):
-        return Text(N_("You hold no usable {item}."), {"item": Term("item", item)})
-    if not items_work(state):
-        return refusal(N_("Magnetic storm: no item works today (I5)."))
-    return None
+def _usable_item(state: GameState, ability: Ability, actor: str) -> PreparedCommandCheck:
+    """I4: shocker, love note and voodoo doll are used by their owner on a player. Read
+    once per actor (his unused items, whether items work today), then asked of each of
+    his ``use_item`` commands: the listing offers every item on every target."""
+    unused = {i.id for i in state.players[actor].items if not i.used}
+    works = items_work(state)
+
+    def check(command: Command) -> Text | None:
+        item = command.choice or ""
+        if item in AUTOMATIC:
+            return Text(N_("The {item} works by itself when needed (I4)."),
+                        {"item": Term("item", item)})
+        if item not in ON_PLAYER:
+            return refusal(N_("This item cannot be used on a player."))
+        if item not in unused:
+            return Text(N_("You hold no usable {item}."), {"item": Term("item", item)})
+        if not works:
+            return refusal(N_("Magnetic storm: no item works today (I5)."))
+        return None
+
+    return check
 
 
 def _item_candidates(state: GameState, ability: Ability, actor: str, targets: Sequence[str]
@@ -416,7 +424,8 @@ def _ability(action: str, rule: str, slot: str, roles: frozenset[str] | None,
              when: str = ANY_STAGE, *, targets: int = 1, self_target: bool = True,
              event: str | None = None, checks: tuple[Check, ...] = (),
              candidates: Candidates | None = None, target_optional: bool = False,
-             listed_text: str | None = None, guests: bool = False) -> Ability:
+             listed_text: str | None = None, guests: bool = False, offered: bool = True
+             ) -> Ability:
     alive: ActorCheck = _alive_or_guest if guests else _alive
     actor_checks: tuple[ActorStep, ...] = (alive, has_role, OnPhase(_stage(when)))
     WHEN[action] = when
@@ -425,7 +434,7 @@ def _ability(action: str, rule: str, slot: str, roles: frozenset[str] | None,
         actor_checks += (_on_event(event),)
     return Ability(action, rule, slot, roles, targets=targets, self_target=self_target,
                    actor_checks=actor_checks, checks=checks, candidates=candidates,
-                   target_optional=target_optional, listed_text=listed_text)
+                   target_optional=target_optional, listed_text=listed_text, offered=offered)
 
 
 BOOK = AbilityBook((
@@ -434,8 +443,9 @@ BOOK = AbilityBook((
                      ForTargets(_no_love_note)),
              candidates=_vote_candidates),
     _ability("unvote", "I6.2", "vote", None, targets=0, checks=(_has_vote,)),
+    # a post needs a free text: never listed (the pages ask the command path)
     _ability("post", "I6.7", "", None, targets=0, checks=(OnCommand(_has_text),),
-             guests=True),
+             guests=True, offered=False),
     _ability("authority", "I2.4", "authority", frozenset({AUTHORITY}), self_target=False,
              checks=(_authority_left,)),
     _ability("check", "I2.1", "check", frozenset({SEER}), self_target=False),
@@ -454,7 +464,7 @@ BOOK = AbilityBook((
              candidates=_eat_candidates),
     _ability("hamster_kill", "I2.9", "hamster", frozenset({HAMSTER}), self_target=False),
     _ability("use_item", "I4", "item", None, self_target=False,
-             checks=(OnCommand(_usable_item),), candidates=_item_candidates),
+             checks=(ForCommands(_usable_item),), candidates=_item_candidates),
     _ability("bunker_apply", "I5", "bunker", None, STAGE_ONE, targets=0, event=BUNKER,
              checks=(OnCommand(_bunker_ticket),)),
     _ability("exchange_offer", "I5", "exchange", None, STAGE_ONE, self_target=False,

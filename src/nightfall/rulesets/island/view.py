@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from nightfall.engine import Command, GameState
-from nightfall.engine.state import FLAGS, PLAYERS, derived, public_record
+from nightfall.engine.state import FLAGS, PHASE, PLAYERS, PlayerState, derived, public_record
 from nightfall.engine.text import to_data
 from nightfall.rulesets.common.view import (
     all_notices,
@@ -44,24 +44,17 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
     me = state.players.get(viewer) if viewer is not None else None
     over = state.ended or gm
     in_team = me is not None and is_mafia(me.role)
-    players = []
-    for name in seating(state):
-        p = state.players[name]
-        own = me is not None and name == me.name
-        known = over or own or role_public(state, name) or (in_team and is_mafia(p.role))
-        players.append({
-            "name": name,
-            "seat": seating(state).index(name),
-            "description": p.description,
-            "alive": p.alive,
-            "left": _left(state, name, over),
-            "role": p.role if known else None,
-            "statuses": sorted(s for s in p.statuses if over or own or s in PUBLIC_STATUSES),
-            "items": [
-                {"id": i.id, "used": i.used}
-                for i in p.items if over or own or is_public(i.id, i.used)
-            ],
-        })
+    if over:
+        players = [_entry(state, name, seat, me, over, in_team)
+                   for seat, name in enumerate(seating(state))]
+    else:
+        # most players look to the viewer as they look to everybody: their public entry,
+        # shared (see _public_entries); only his own and, in the team, his team's differ
+        players = list(_public_entries(state))
+        if me is not None:
+            for seat, name in enumerate(seating(state)):
+                if name == me.name or (in_team and is_mafia(state.players[name].role)):
+                    players[seat] = _entry(state, name, seat, me, over, in_team)
     report = memory.mapping(state, memory.REPORT)
     announcements, thread = public_record(state)
     view: dict[str, Any] = {
@@ -100,6 +93,38 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
         view["notices"] = all_notices(state)
         view["flags"] = {k: v for k, v in state.flags.items() if k.startswith("i.")}
     return view
+
+
+def _entry(state: GameState, name: str, seat: int, me: PlayerState | None, over: bool,
+           in_team: bool) -> dict[str, Any]:
+    """How ``name`` (at ``seat``) appears in the view of ``me`` (``None``: the public)."""
+    p = state.players[name]
+    own = me is not None and name == me.name
+    known = over or own or role_public(state, name) or (in_team and is_mafia(p.role))
+    return {
+        "name": name,
+        "seat": seat,
+        "description": p.description,
+        "alive": p.alive,
+        "left": _left(state, name, over),
+        "role": p.role if known else None,
+        "statuses": sorted(s for s in p.statuses if over or own or s in PUBLIC_STATUSES),
+        "items": [
+            {"id": i.id, "used": i.used}
+            for i in p.items if over or own or is_public(i.id, i.used)
+        ],
+    }
+
+
+def _public_entries(state: GameState) -> list[dict[str, Any]]:
+    """Every player's entry as the public sees him, in seating order: most entries of
+    every player's view. Kept in ``state.memo`` while the players, the phase and the
+    flags (the seating, the day's event, the roles shown) are unchanged, and shared by
+    the views like their announcements: views are read, never written."""
+    entries: list[dict[str, Any]] = derived(
+        state, "i.view.public", (PLAYERS, PHASE, FLAGS), lambda s: [
+            _entry(s, name, seat, None, False, False) for seat, name in enumerate(seating(s))])
+    return entries
 
 
 def _left(state: GameState, name: str, over: bool) -> dict[str, Any] | None:

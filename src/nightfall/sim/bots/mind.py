@@ -81,6 +81,8 @@ class Mind:
         self._suspicion: dict[str, float] | None = None
         #: the roles in play, if the game master announced them
         self.roles_in_play: set[str] | None = None
+        #: per player, the view entry last read (see :meth:`observe`)
+        self._entries_read: dict[str, Mapping[str, Any]] = {}
 
     # -- reading a view -------------------------------------------------------------
     def observe(self, view: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -101,12 +103,19 @@ class Mind:
         self.partner = me.get("partner")
         alive: list[str] = []
         known = self.known_role
+        read = self._entries_read
         for entry in view.get("players") or ():
             name = entry["name"]
-            role = entry["role"]
             if entry["alive"]:
                 alive.append(name)
-            elif name not in self.dead:
+            if read.get(name) is entry:
+                # the very entry read on an earlier turn (views share the entries of
+                # players who look the same to everybody): reading it again changes
+                # nothing, since only this loop writes ``dead`` and ``known_role``
+                continue
+            read[name] = entry
+            role = entry["role"]
+            if not entry["alive"] and name not in self.dead:
                 self.dead.add(name)
                 if role is not None:
                     self.reveal(name, role)
