@@ -135,16 +135,19 @@ def thread_page(entries: Sequence[ThreadEntry], number: int | None,
     return ThreadPage(list(entries[part]), chosen, count, len(entries))
 
 
-def paged_view(view: dict[str, Any], number: int | None) -> dict[str, Any]:
+def paged_view(view: dict[str, Any], number: int | None, total: int | None = None,
+               sliced: bool = False) -> dict[str, Any]:
     """A view (as data) with only page ``number`` of its ``thread``, and ``thread_page``
-    saying which: the API's answer stays the same size however long the game runs."""
+    saying which: the API's answer stays the same size however long the game runs.
+    ``sliced``: the view's thread already is that page of a thread of ``total`` entries."""
     thread = view.get("thread")
     if not isinstance(thread, list):
         return view
-    part, chosen, count = page_slice(len(thread), number)
-    return {**view, "thread": thread[part],
+    total = len(thread) if total is None else total
+    part, chosen, count = page_slice(total, number)
+    return {**view, "thread": thread if sliced else thread[part],
             "thread_page": {"number": chosen, "count": count, "size": THREAD_PAGE_SIZE,
-                            "total": len(thread)}}
+                            "total": total}}
 
 
 def thread_since(entries: Sequence[ThreadEntry], after: int
