@@ -310,8 +310,8 @@ class EventStore:
         log = cached.log + tuple(new)
         if any(isinstance(e, ev.RolledBack) for _, _, e in new):  # an undo: replay all
             return Loaded(Game.from_events(ruleset, [e for _, _, e in log]), log)
-        state = pickle.loads(pickle.dumps(cached.game.state))
-        return Loaded(Game.from_snapshot(ruleset, state, cached.seq, [e for _, _, e in new]),
+        data = pickle.dumps(cached.game.state)
+        return Loaded(Game.from_pickled(ruleset, data, cached.seq, [e for _, _, e in new]),
                       log)
 
     def _game_from(self, read: _Read, from_seq: int | None) -> Game | None:
@@ -327,7 +327,7 @@ class EventStore:
         after = [e for seq, _, e in read.events if seq >= base]
         if from_seq is not None and from_seq > base:
             return None  # the events before the snapshot's seq were not read
-        return Game.from_snapshot(ruleset, state, base, after)
+        return Game.from_snapshot(ruleset, state, base, after, pickled=read.snapshot)
 
     def _read(self, conn: Connection, game_id: str, from_seq: int | None,
               snapshot: bool) -> _Read:
@@ -423,8 +423,7 @@ class EventStore:
                 # committed: the next writer of this process may continue from here
                 if not full:
                     if snapshot is not None:  # start afresh from it, as a load would
-                        game = Game.from_snapshot(game.ruleset, pickle.loads(snapshot),
-                                                  game.seq, [])
+                        game = Game.from_pickled(game.ruleset, snapshot, game.seq)
                     self.writers.give(game_id, (game.seq, key[1]), game)
                 return [result]
             except IntegrityError:

@@ -6,7 +6,6 @@ event from ``to_seq`` on, exactly as :class:`nightfall.engine.Game` folds it.
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -265,8 +264,7 @@ class Preview:
 def preview(game: Game, now: datetime) -> Preview:
     """The resolution the current stage would get if it closed now — run on a copy of
     the game in memory and thrown away; nothing is stored."""
-    copy = Game.from_snapshot(game.ruleset, pickle.loads(pickle.dumps(game.state)),
-                              game.seq, [])
+    copy = game.copy()
     try:
         produced = copy.advance(now)
     except Rejected as error:
