@@ -156,7 +156,8 @@ def test_the_engine_imports_nothing_but_itself_and_the_standard_library() -> Non
                     "nightfall.engine"), (path.name, node.module)
                 assert node.module.split(".")[0] in {"nightfall", "__future__", "collections",
                                                      "dataclasses", "datetime", "typing",
-                                                     "zoneinfo", "abc", "itertools"}, (
+                                                     "zoneinfo", "abc", "itertools",
+                                                     "operator"}, (
                     path.name, node.module)
             if isinstance(node, ast.Import):
                 for alias in node.names:
