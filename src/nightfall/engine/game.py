@@ -164,15 +164,36 @@ class Game:
 
     @classmethod
     def from_snapshot(
-        cls, ruleset: Ruleset, state: GameState, base_seq: int, events: Iterable[ev.Event]
+        cls, ruleset: Ruleset, state: GameState, base_seq: int, events: Iterable[ev.Event],
+        pickled: bytes | None = None,
     ) -> Game:
-        """Continue from a snapshot taken after ``base_seq`` events, then fold ``events``."""
+        """Continue from a snapshot taken after ``base_seq`` events, then fold ``events``.
+        ``pickled``: the bytes ``state`` was read from, kept as the base (else pickled)."""
         game = cls(ruleset)
         game.state, game.base_seq = state, base_seq
-        game._base = pickle.dumps(state)
+        game._base = pickled if pickled is not None else pickle.dumps(state)
         for event in events:
             game._record(event)
         return game
+
+    @classmethod
+    def from_pickled(
+        cls, ruleset: Ruleset, data: bytes, base_seq: int, events: Iterable[ev.Event] = ()
+    ) -> Game:
+        """:meth:`from_snapshot` of the state pickled in ``data``: those bytes are the
+        game's base as they are (for a rollback or an undo), not pickled once more."""
+        game = cls(ruleset)
+        game.state, game.base_seq = pickle.loads(data), base_seq
+        game._base = data
+        for event in events:
+            game._record(event)
+        return game
+
+    def copy(self) -> Game:
+        """A copy at the same head, to try a command on and throw away (the pages' probes
+        and previews) or to continue from (a reader's next head): one pickling of the
+        state, whose bytes are also the copy's base."""
+        return Game.from_pickled(self.ruleset, pickle.dumps(self.state), self.seq)
 
     @property
     def seq(self) -> int:

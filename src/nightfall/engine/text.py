@@ -127,8 +127,14 @@ def render(text: Text, gettext: Any = _identity, tz: tzinfo | None = None) -> st
         return template
 
 
+#: the plain values :func:`to_data` gives back as they are (most of a view's leaves)
+_PLAIN = frozenset({str, int, bool, float, type(None)})
+
+
 def to_data(value: Any) -> Any:
     """A JSON-ready form of texts, terms and plain values (for views and logs)."""
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, Text):
         return {"msgid": value.msgid, "params": {k: to_data(v) for k, v in value.params.items()}}
     if isinstance(value, Term):

@@ -9,7 +9,6 @@ is; nothing is stored.
 
 from __future__ import annotations
 
-import pickle
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -64,8 +63,7 @@ def after_close(game: Game, now: datetime) -> Outlook | None:
     closed (not in play, over)."""
     if not game.state.phase.is_play():
         return None
-    copy = Game.from_snapshot(game.ruleset, pickle.loads(pickle.dumps(game.state)),
-                              game.seq, [])
+    copy = game.copy()
     try:
         copy.advance(now)
     except Rejected:

@@ -83,6 +83,17 @@ _UPDATE_HEAD = (
 )
 #: a write's events (see ``EventStore._append``)
 _INSERT_EVENTS = insert(schema.events)
+#: who holds a valid token (see ``EventStore.holder``): a page's first lookup of a link
+_HOLDER = (
+    select(schema.access_tokens.c.game_id, schema.access_tokens.c.player,
+           schema.players.c.timezone, schema.players.c.locale, schema.access_tokens.c.observer)
+    .select_from(schema.access_tokens.outerjoin(schema.players, and_(
+        schema.players.c.game_id == schema.access_tokens.c.game_id,
+        schema.players.c.name == schema.access_tokens.c.player,
+        schema.access_tokens.c.observer.is_(False))))
+    .where(and_(schema.access_tokens.c.token_hash == bindparam("token_hash"),
+                schema.access_tokens.c.revoked_at.is_(None)))
+)
 
 
 @functools.cache
@@ -299,8 +310,8 @@ class EventStore:
         log = cached.log + tuple(new)
         if any(isinstance(e, ev.RolledBack) for _, _, e in new):  # an undo: replay all
             return Loaded(Game.from_events(ruleset, [e for _, _, e in log]), log)
-        state = pickle.loads(pickle.dumps(cached.game.state))
-        return Loaded(Game.from_snapshot(ruleset, state, cached.seq, [e for _, _, e in new]),
+        data = pickle.dumps(cached.game.state)
+        return Loaded(Game.from_pickled(ruleset, data, cached.seq, [e for _, _, e in new]),
                       log)
 
     def _game_from(self, read: _Read, from_seq: int | None) -> Game | None:
@@ -316,7 +327,7 @@ class EventStore:
         after = [e for seq, _, e in read.events if seq >= base]
         if from_seq is not None and from_seq > base:
             return None  # the events before the snapshot's seq were not read
-        return Game.from_snapshot(ruleset, state, base, after)
+        return Game.from_snapshot(ruleset, state, base, after, pickled=read.snapshot)
 
     def _read(self, conn: Connection, game_id: str, from_seq: int | None,
               snapshot: bool) -> _Read:
@@ -412,8 +423,7 @@ class EventStore:
                 # committed: the next writer of this process may continue from here
                 if not full:
                     if snapshot is not None:  # start afresh from it, as a load would
-                        game = Game.from_snapshot(game.ruleset, pickle.loads(snapshot),
-                                                  game.seq, [])
+                        game = Game.from_pickled(game.ruleset, snapshot, game.seq)
                     self.writers.give(game_id, (game.seq, key[1]), game)
                 return [result]
             except IntegrityError:
@@ -543,6 +553,11 @@ class EventStore:
         holder = self.holder(token)
         return (holder.game_id, holder.player) if holder is not None else None
 
+    def known_holder(self, token: str) -> Holder | None:
+        """The holder of ``token`` if this process's :class:`TokenCache` knows it, without
+        any query (``None``: ask :meth:`holder`); cheap enough for the event loop."""
+        return self.tokens.get(hash_token(token))
+
     def holder(self, token: str) -> Holder | None:
         """Who holds ``token`` if it is valid, with his settings: one query, or none while
         this process's :class:`TokenCache` is on and knows the token."""
@@ -551,16 +566,8 @@ class EventStore:
         if cached is not None:
             return cached
         generation = self.tokens.begin()
-        tokens, players = schema.access_tokens, schema.players
         with self.engine.connect() as conn:
-            row = conn.execute(
-                select(tokens.c.game_id, tokens.c.player, players.c.timezone,
-                       players.c.locale, tokens.c.observer)
-                .select_from(tokens.outerjoin(players, and_(
-                    players.c.game_id == tokens.c.game_id,
-                    players.c.name == tokens.c.player, tokens.c.observer.is_(False))))
-                .where(and_(tokens.c.token_hash == token_hash,
-                            tokens.c.revoked_at.is_(None)))).first()
+            row = conn.execute(_HOLDER, {"token_hash": token_hash}).first()
         if row is None:
             return None
         holder = Holder(row[0], row[1], row[2], row[3], bool(row[4]))

@@ -18,7 +18,7 @@ from nightfall.service import Clock, GameService
 from nightfall.service.forum_link import ForumLinks
 from nightfall.web import bodies, csrf, forms, limits, openapi
 from nightfall.web.i18n import LANG_COOKIE, Translator, page_locale, supported
-from nightfall.web.render import page, read_flash
+from nightfall.web.render import compile_templates, page, read_flash
 from nightfall.web.routes import api, gm, gm_forum, notify, observer, player, public, sse
 from nightfall.web.security import (
     PRIVATE_HEADERS,
@@ -36,16 +36,27 @@ def _notify_config(settings: Settings) -> NotifyConfig:
     return replace(NotifyConfig.from_env(), base_url=settings.base_url)
 
 
+async def checked_body(request: Request) -> None:
+    """App-wide dependency of every route: the body's checks, in this order, before any
+    route reads its form — the announced size (413), UTF-8 text, no field longer than any
+    form takes, no NUL character (400). One dependency rather than four: FastAPI solves
+    each dependency of each request anew, and a page (a GET) has no body to check."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    await bodies.bounded_body(request)
+    await bodies.decodable_form(request)
+    await bodies.bounded_fields(request)
+    await forms.usable_characters(request)
+
+
 def create_app(settings: Settings | None = None, service: GameService | None = None,
                clock: Clock | None = None) -> FastAPI:
     settings = settings or Settings()
+    compile_templates()
     # the schema is served (``/openapi.json``, see :mod:`nightfall.web.openapi`); no docs UI,
     # since its scripts would come from a CDN that the Content-Security-Policy forbids
     app = FastAPI(title="Nightfall", docs_url=None, redoc_url=None, openapi_url="/openapi.json",
-                  dependencies=[Depends(bodies.bounded_body),
-                                Depends(bodies.decodable_form),
-                                Depends(bodies.bounded_fields),
-                                Depends(forms.usable_characters)])
+                  dependencies=[Depends(checked_body)])
     app.state.settings = settings
     app.state.service = service or GameService(url=settings.database_url, clock=clock,
                                                notify=_notify_config(settings))

@@ -9,7 +9,6 @@ rejected there with the engine's own reason).
 from __future__ import annotations
 
 import json
-import pickle
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -240,8 +239,7 @@ def probe(game: Game, command: Command, now: datetime) -> Text | None:
     """Would ``command`` be accepted now? ``None`` if yes, else the engine's reason.
 
     Runs on a throw-away copy of the game; the real game is not touched."""
-    copy = Game.from_snapshot(game.ruleset, pickle.loads(pickle.dumps(game.state)),
-                              game.seq, [])
+    copy = game.copy()
     stamped = Command(command.action, command.by, command.target, command.targets,
                       command.choice, command.text, command.minutes, at=now)
     try:

@@ -6,7 +6,6 @@ event from ``to_seq`` on, exactly as :class:`nightfall.engine.Game` folds it.
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -135,16 +134,19 @@ def thread_page(entries: Sequence[ThreadEntry], number: int | None,
     return ThreadPage(list(entries[part]), chosen, count, len(entries))
 
 
-def paged_view(view: dict[str, Any], number: int | None) -> dict[str, Any]:
+def paged_view(view: dict[str, Any], number: int | None, total: int | None = None,
+               sliced: bool = False) -> dict[str, Any]:
     """A view (as data) with only page ``number`` of its ``thread``, and ``thread_page``
-    saying which: the API's answer stays the same size however long the game runs."""
+    saying which: the API's answer stays the same size however long the game runs.
+    ``sliced``: the view's thread already is that page of a thread of ``total`` entries."""
     thread = view.get("thread")
     if not isinstance(thread, list):
         return view
-    part, chosen, count = page_slice(len(thread), number)
-    return {**view, "thread": thread[part],
+    total = len(thread) if total is None else total
+    part, chosen, count = page_slice(total, number)
+    return {**view, "thread": thread if sliced else thread[part],
             "thread_page": {"number": chosen, "count": count, "size": THREAD_PAGE_SIZE,
-                            "total": len(thread)}}
+                            "total": total}}
 
 
 def thread_since(entries: Sequence[ThreadEntry], after: int
@@ -262,8 +264,7 @@ class Preview:
 def preview(game: Game, now: datetime) -> Preview:
     """The resolution the current stage would get if it closed now — run on a copy of
     the game in memory and thrown away; nothing is stored."""
-    copy = Game.from_snapshot(game.ruleset, pickle.loads(pickle.dumps(game.state)),
-                              game.seq, [])
+    copy = game.copy()
     try:
         produced = copy.advance(now)
     except Rejected as error:

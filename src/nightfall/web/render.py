@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -17,22 +19,65 @@ from urllib.parse import urlencode
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 
 from nightfall.engine.text import Text, to_data
 from nightfall.i18n import SUPPORTED_LOCALES
 from nightfall.web import csrf
 from nightfall.web.i18n import LANGUAGE_NAMES, Translator, from_data
 from nightfall.web.markup import roleplay
-from nightfall.web.pages import VOTE_LINE, VOTE_LINES, VOTE_TITLES, tally
+from nightfall.web.pages import VOTE_LINE, VOTE_LINES, VOTE_TITLES, ThreadEntry, tally
 
 TEMPLATES = Path(__file__).parent / "templates"
 FLASH_COOKIE = "nf_flash"
 
+#: the templates are part of the package and never change while it runs: compiled once,
+#: never looked at again on disk (``auto_reload`` would stat every template, and every
+#: template it imports or includes, on every page)
 env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]),
-                  trim_blocks=True, lstrip_blocks=True)
+                  trim_blocks=True, lstrip_blocks=True, auto_reload=False)
 env.filters["roleplay"] = roleplay
 env.filters["tally"] = tally
 env.globals.update(vote_titles=VOTE_TITLES, vote_lines=VOTE_LINES, vote_line=VOTE_LINE)
+
+
+def compile_templates() -> None:
+    """Compile every template now (the app does at its start), not on the first pages."""
+    for name in env.list_templates(extensions=["html"]):
+        env.get_template(name)
+
+
+# -- the thread's entries, rendered once ---------------------------------------------------
+#: most entries kept (an entry's HTML is a few hundred bytes)
+MAX_ENTRIES = 20_000
+_entries: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
+_entries_lock = threading.Lock()
+
+
+def thread_entry(entry: ThreadEntry, tr: Translator, oob: bool = False) -> Markup:
+    """The macro ``thread_entry`` of ``macros.html`` for ``entry`` in ``tr``'s language
+    and zone, kept for the next page: every reader of a thread gets the same entries
+    (public events only), and an entry stays as it is from head to head but for
+    ``latest`` (a later vote replaces it). The key is everything the macro reads, so a
+    kept answer is exactly what rendering it again would give."""
+    key = (entry.kind, entry.seq, entry.number, entry.latest, entry.phase, entry.player,
+           entry.text, entry.message, entry.action, entry.targets, entry.voice, entry.at,
+           oob, tr.locale, tr.tz)
+    with _entries_lock:
+        found = _entries.get(key)
+        if found is not None:
+            _entries.move_to_end(key)
+            return found
+    html = Markup(env.get_template("macros.html").module.thread_entry(  # type: ignore[attr-defined]
+        entry, tr, tr, VOTE_LINES, VOTE_LINE, oob=oob))
+    with _entries_lock:
+        _entries[key] = html
+        while len(_entries) > MAX_ENTRIES:
+            _entries.popitem(last=False)
+    return html
+
+
+env.globals["thread_entry"] = thread_entry
 
 
 def lang_url(request: Request, locale: str) -> str:

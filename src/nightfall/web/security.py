@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Depends, Request
+from starlette.concurrency import run_in_threadpool
 
 from nightfall.engine.text import N_
 from nightfall.store import UnknownGame
@@ -62,35 +63,38 @@ class Access:
         return self.player is None and not self.observer
 
 
-def _resolve(request: Request, token: str) -> Access:
+async def _resolve(request: Request, token: str) -> Access:
+    """The link's holder: from this process's token cache when it knows the token (no
+    thread, no query), else looked up in the thread pool."""
     if not token or len(token) > 200:
         raise NotFound()
-    holder = request.app.state.service.store.holder(token)
+    store = request.app.state.service.store
+    holder = store.known_holder(token) or await run_in_threadpool(store.holder, token)
     if holder is None:
         raise NotFound()
     return Access(token, holder.game_id, holder.player,
                   {"timezone": holder.timezone, "locale": holder.locale}, holder.observer)
 
 
-def player_access(request: Request, token: str) -> Access:
+async def player_access(request: Request, token: str) -> Access:
     """Dependency: the player whose private link this is (404 for anything else)."""
-    access = _resolve(request, token)
+    access = await _resolve(request, token)
     if access.is_gm or access.observer:
         raise NotFound()
     return access
 
 
-def observer_access(request: Request, token: str) -> Access:
+async def observer_access(request: Request, token: str) -> Access:
     """Dependency: the observer whose link this is (404 for anything else)."""
-    access = _resolve(request, token)
+    access = await _resolve(request, token)
     if not access.observer or access.player is None:
         raise NotFound()
     return access
 
 
-def gm_access(request: Request, token: str) -> Access:
+async def gm_access(request: Request, token: str) -> Access:
     """Dependency: the game master of the game (404 for anything else)."""
-    access = _resolve(request, token)
+    access = await _resolve(request, token)
     if not access.is_gm:
         raise NotFound()
     return access

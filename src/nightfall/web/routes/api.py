@@ -35,10 +35,19 @@ async def public_view(request: Request, game_id: GameId) -> dict[str, Any]:
 
 
 def paged(request: Request, view: Any) -> dict[str, Any]:
-    """A view as data with one page of its thread (``?page=N``, default the newest)."""
+    """A view as data with one page of its thread (``?page=N``, default the newest).
+    The page is taken before the view is turned into data, so only its entries are."""
+    number = pages.page_number(request.query_params.get("page"))
+    thread = view.get("thread") if isinstance(view, dict) else None
+    if isinstance(thread, list | tuple):
+        part, _, _ = pages.page_slice(len(thread), number)
+        view = {**view, "thread": list(thread[part])}
+        data = to_data(view)
+        assert isinstance(data, dict)
+        return pages.paged_view(data, number, total=len(thread), sliced=True)
     data = to_data(view)
     assert isinstance(data, dict)
-    return pages.paged_view(data, pages.page_number(request.query_params.get("page")))
+    return pages.paged_view(data, number)
 
 
 @router.get("/p/{token}")
