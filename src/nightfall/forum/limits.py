@@ -272,6 +272,17 @@ def _nests_like_xml(model: str) -> bool:
     return True
 
 
+def _close(stack: list[str], open_count: dict[str, int], name: str) -> None:
+    """An end tag as a parser reads it: it closes the elements opened after the last open
+    ``name`` and that one; an end tag with none open is ignored."""
+    if open_count.get(name):
+        while stack:
+            top = stack.pop()
+            open_count[top] -= 1
+            if top == name:
+                break
+
+
 def _scan_depth(tags: list[str], most: int) -> int:
     """The deepest nesting of ``tags`` (``name``, ``/name``) as :func:`_html_depth` nests
     start and end tags; it stops past ``most``."""
@@ -281,12 +292,7 @@ def _scan_depth(tags: list[str], most: int) -> int:
     for tag in tags:
         if tag[0] == "/":
             name = tag[1:]
-            if open_count.get(name):
-                while stack:
-                    top = stack.pop()
-                    open_count[top] -= 1
-                    if top == name:
-                        break
+            _close(stack, open_count, name)
             continue
         stack.append(tag)
         open_count[tag] = open_count.get(tag, 0) + 1
@@ -310,12 +316,7 @@ def _html_depth(text: str, most: int) -> tuple[int, int]:
         for found in _HTML_TAG.finditer(chunk or ""):
             closing, tag, selfclosing = found.group(1), found.group(2).lower(), found.group(3)
             if closing:
-                if open_count.get(tag):
-                    while stack:
-                        top = stack.pop()
-                        open_count[top] -= 1
-                        if top == tag:
-                            break
+                _close(stack, open_count, tag)
                 continue
             elements += 1
             if elements > most:
