@@ -39,15 +39,13 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
 
-import nightfall.sim.play as sim_play
 from nightfall.engine import Command, Game
 from nightfall.engine.events import Event
 from nightfall.engine.state import GameState, apply
 from nightfall.rulesets import RULESET_IDS, get_ruleset
 from nightfall.sim.build import stale_sources
-from nightfall.sim.play import gc_paused, play_game, player_names
+from nightfall.sim.play import gc_paused, play_game, played_inputs, player_names
 from nightfall.sim.seeds import game_seed
 from nightfall.sim.setup import Setup, preset_setup
 
@@ -95,41 +93,9 @@ def rate(play: Callable[[int], object], seconds: float) -> tuple[float, int]:
 
 
 # -- the engine alone: the same games' commands, without projections and legal lists ----
-class _RecordingGame:
-    """Wraps the game of a simulated game and records every accepted command and every
-    ``advance`` (a wrapper, not a subclass: the compiled ``Game`` cannot be subclassed)."""
-
-    log: ClassVar[list[Command | None]] = []
-
-    def __init__(self, game: Game) -> None:
-        self._game = game
-
-    @classmethod
-    def new(cls, *args: Any, **options: Any) -> _RecordingGame:
-        return cls(Game.new(*args, **options))
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._game, name)
-
-    def execute(self, command: Command) -> Any:
-        events = self._game.execute(command)
-        _RecordingGame.log.append(command)
-        return events
-
-    def advance(self, at: Any = None) -> Any:
-        events = self._game.advance(at)
-        _RecordingGame.log.append(None)
-        return events
-
-
 def record(setup: Setup, seed: int, bots: str) -> list[Command | None]:
-    _RecordingGame.log = []
-    setattr(sim_play, "Game", _RecordingGame)  # noqa: B010 - swap the class for a moment
-    try:
-        play_game(setup, seed, bots)
-    finally:
-        setattr(sim_play, "Game", Game)  # noqa: B010
-    return _RecordingGame.log
+    """The game's accepted commands and deadlines (``None``), as ``play_game`` plays it."""
+    return played_inputs(setup, seed, bots)
 
 
 def replay(setup: Setup, seed: int, log: list[Command | None]) -> Game:

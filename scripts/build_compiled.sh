@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Optional: a compiled build of the engine core and the rule sets (mypyc), for long
 # simulations. Copies src/nightfall to build/compiled/nightfall (or the directory given)
-# and compiles engine/ and rulesets/ there in place; nothing in src/ changes, and
+# and compiles engine/, rulesets/, the simulator's game loop (sim/play.py) and its bots
+# (sim/bots but base.py) there in place; nothing in src/ changes, and
 # neither ./test nor ./run use it. Use it by putting the directory first on the path:
 #
 #   scripts/build_compiled.sh
@@ -30,7 +31,11 @@ untyped_calls_exclude = distributed
 [mypy-babel.*,pymorphy3.*,icu,icu.*]
 ignore_missing_imports = True
 EOF
-modules=$(find nightfall/engine nightfall/rulesets -name '*.py' ! -name '__init__.py' | sort)
+# and what a simulated game runs besides: the game master's loop and the bots (base.py
+# stays interpreted, so that a test's own bot can subclass Bot)
+modules=$( (find nightfall/engine nightfall/rulesets -name '*.py' ! -name '__init__.py'
+            echo nightfall/sim/play.py
+            find nightfall/sim/bots -name '*.py' ! -name '__init__.py' ! -name base.py) | sort)
 # shellcheck disable=SC2086  # one argument per module
 "$mypyc" --config-file mypyc.ini $modules >mypyc.log 2>&1 || { cat mypyc.log >&2; exit 1; }
 rm -rf build mypyc.ini

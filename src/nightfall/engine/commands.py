@@ -13,7 +13,7 @@ GM_ACTIONS = frozenset({"advance", "extend", "shorten", "skip", "modkill", "say"
                         "admit"})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Command:
     """One input. ``action`` names the ability or GM act; ``at`` is when it was made.
 
@@ -29,6 +29,20 @@ class Command:
     text: str | None = None
     minutes: int | None = None
     at: datetime | None = None
+
+    # own __init__, compiled by mypyc (tests/test_record_inits.py)
+    def __init__(self, action: str, by: str | None = None, target: str | None = None,
+                 targets: tuple[str, ...] = (), choice: str | None = None,
+                 text: str | None = None, minutes: int | None = None,
+                 at: datetime | None = None) -> None:
+        object.__setattr__(self, "action", action)
+        object.__setattr__(self, "by", by)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "targets", targets)
+        object.__setattr__(self, "choice", choice)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "minutes", minutes)
+        object.__setattr__(self, "at", at)
 
     @property
     def all_targets(self) -> tuple[str, ...]:

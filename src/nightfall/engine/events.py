@@ -113,7 +113,7 @@ class PlayerLeft(Event):
     phase: str
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class PhaseStarted(Event):
     kind: str
     number: int
@@ -122,13 +122,23 @@ class PhaseStarted(Event):
     at: datetime | None = None
     deadline: datetime | None = None
 
+    # own __init__, compiled by mypyc (tests/test_record_inits.py)
+    def __init__(self, kind: str, number: int, stage: int, label: str,
+                 at: datetime | None = None, deadline: datetime | None = None) -> None:
+        self.kind = kind
+        self.number = number
+        self.stage = stage
+        self.label = label
+        self.at = at
+        self.deadline = deadline
+
 
 @dataclass(slots=True, unsafe_hash=True)
 class DeadlineChanged(Event):
     deadline: datetime | None
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class Submitted(Event):
     """A player's input for the current round (a vote, a night action, a choice)."""
 
@@ -139,6 +149,18 @@ class Submitted(Event):
     choice: str | None = None
     text: str | None = None
     standing: bool = False
+
+    # own __init__, compiled by mypyc (tests/test_record_inits.py)
+    def __init__(self, player: str, action: str, slot: str, targets: tuple[str, ...] = (),
+                 choice: str | None = None, text: str | None = None,
+                 standing: bool = False) -> None:
+        self.player = player
+        self.action = action
+        self.slot = slot
+        self.targets = targets
+        self.choice = choice
+        self.text = text
+        self.standing = standing
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -176,7 +198,7 @@ class ObserverAdmitted(Event):
     name: str
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class RandomDrawn(Event):
     """One draw of the seeded RNG: ``chosen`` out of ``population`` (draw ``index``)."""
 
@@ -185,27 +207,50 @@ class RandomDrawn(Event):
     population: tuple[str, ...]
     chosen: str
 
+    # own __init__, compiled by mypyc (tests/test_record_inits.py)
+    def __init__(self, purpose: str, index: int, population: tuple[str, ...],
+                 chosen: str) -> None:
+        self.purpose = purpose
+        self.index = index
+        self.population = population
+        self.chosen = chosen
 
-@dataclass(slots=True, unsafe_hash=True)
+
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class FlagSet(Event):
     key: str
     value: Any
 
+    # own __init__, compiled by mypyc (tests/test_record_inits.py)
+    def __init__(self, key: str, value: Any) -> None:
+        self.key = key
+        self.value = value
 
-@dataclass(slots=True, unsafe_hash=True)
+
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class NoticeSent(Event):
     """A private notice to one player; ``notice`` is structured (``kind`` plus fields)."""
 
     player: str
     notice: dict[str, Any]
 
+    # own __init__, compiled by mypyc (tests/test_record_inits.py)
+    def __init__(self, player: str, notice: dict[str, Any]) -> None:
+        self.player = player
+        self.notice = notice
 
-@dataclass(slots=True, unsafe_hash=True)
+
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class Announced(Event):
     """A public announcement by the game master."""
 
     phase: str
     text: Text
+
+    # own __init__, compiled by mypyc (tests/test_record_inits.py)
+    def __init__(self, phase: str, text: Text) -> None:
+        self.phase = phase
+        self.text = text
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -229,7 +274,7 @@ class StepTraced(Event):
     lines: tuple[Text, ...]
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class StageClosed(Event):
     """A stage's deadline passed (or the GM closed or skipped it): its resolution follows.
 
@@ -237,6 +282,11 @@ class StageClosed(Event):
 
     phase: str
     skipped: bool = False
+
+    # own __init__, compiled by mypyc (tests/test_record_inits.py)
+    def __init__(self, phase: str, skipped: bool = False) -> None:
+        self.phase = phase
+        self.skipped = skipped
 
 
 @dataclass(slots=True, unsafe_hash=True)

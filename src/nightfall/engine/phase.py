@@ -21,13 +21,19 @@ NIGHT = "night"
 ENDED = "ended"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Phase:
     """Where the game stands: ``kind`` (signup/setup/day/night/ended), number, stage."""
 
     kind: str
     number: int = 0
     stage: int = 1
+
+    # own __init__, compiled by mypyc (tests/test_record_inits.py)
+    def __init__(self, kind: str, number: int = 0, stage: int = 1) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "number", number)
+        object.__setattr__(self, "stage", stage)
 
     @property
     def round(self) -> tuple[str, int]:

@@ -45,7 +45,7 @@ class PlayerState:
     left_phase: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Submission:
     player: str
     action: str
@@ -54,6 +54,18 @@ class Submission:
     choice: str | None = None
     text: str | None = None
     standing: bool = False
+
+    # own __init__, compiled by mypyc (tests/test_record_inits.py)
+    def __init__(self, player: str, action: str, slot: str, targets: tuple[str, ...] = (),
+                 choice: str | None = None, text: str | None = None,
+                 standing: bool = False) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "action", action)
+        object.__setattr__(self, "slot", slot)
+        object.__setattr__(self, "targets", targets)
+        object.__setattr__(self, "choice", choice)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "standing", standing)
 
     @property
     def target(self) -> str | None:
@@ -66,7 +78,7 @@ class Submission:
         restore(self, state)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class PhaseRecord:
     """One entry of the phase history shown in the status post."""
 
@@ -77,6 +89,16 @@ class PhaseRecord:
     at: datetime | None
     deadline: datetime | None
 
+    # own __init__, compiled by mypyc (tests/test_record_inits.py)
+    def __init__(self, kind: str, number: int, stage: int, label: str, at: datetime | None,
+                 deadline: datetime | None) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "number", number)
+        object.__setattr__(self, "stage", stage)
+        object.__setattr__(self, "label", label)
+        object.__setattr__(self, "at", at)
+        object.__setattr__(self, "deadline", deadline)
+
     def __reduce__(self) -> tuple[Any, ...]:
         return by_fields(self)
 
@@ -84,10 +106,15 @@ class PhaseRecord:
         restore(self, state)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Announcement:
     phase: str
     text: Text
+
+    # own __init__, compiled by mypyc (tests/test_record_inits.py)
+    def __init__(self, phase: str, text: Text) -> None:
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "text", text)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return by_fields(self)

@@ -21,12 +21,17 @@ def N_(msgid: str) -> str:
     return msgid
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Term:
     """A named game thing (``domain`` is e.g. ``role``; ``id`` the stable id)."""
 
     domain: str
     id: str
+
+    # own __init__, compiled by mypyc (tests/test_record_inits.py)
+    def __init__(self, domain: str, id: str) -> None:
+        object.__setattr__(self, "domain", domain)
+        object.__setattr__(self, "id", id)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return by_fields(self)
@@ -38,12 +43,18 @@ class Term:
 ParamValue = str | int | Term | tuple["ParamValue", ...] | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Text:
     """A message to be shown to people: msgid plus parameters."""
 
     msgid: str
     params: Mapping[str, Any] = field(default_factory=dict)
+
+    # own __init__, compiled by mypyc (tests/test_record_inits.py); ``params`` defaults to a
+    # new empty dict, as the field's default factory says
+    def __init__(self, msgid: str, params: Mapping[str, Any] | None = None) -> None:
+        object.__setattr__(self, "msgid", msgid)
+        object.__setattr__(self, "params", {} if params is None else params)
 
     def __hash__(self) -> int:
         return hash(self.msgid)

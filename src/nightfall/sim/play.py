@@ -132,9 +132,22 @@ def replay_game(
         return _play(setup, seed, bots, index, max_stages, bot_factory, None, tracing)[0]
 
 
+def played_inputs(setup: Setup, seed: int, bots: Mapping[str, str] | str = "heuristic", *,
+                  index: int = 0, max_stages: int = DEFAULT_MAX_STAGES) -> list[Command | None]:
+    """The inputs of game ``index`` as :func:`play_game` plays it, in order: every command
+    the game accepted, and ``None`` for every deadline that passed (``advance``). Played
+    into a fresh game, they give the same game without bots, views or legal lists: what
+    the engine core and the rule set cost alone (``benchmarks/sim_bench.py``)."""
+    inputs: list[Command | None] = []
+    with gc_paused():
+        _play(setup, seed, bots, index, max_stages, make_bot, None, False, inputs)
+    return inputs
+
+
 def _play(setup: Setup, seed: int, bots: Mapping[str, str] | str, index: int,
           max_stages: int, bot_factory: BotFactory, on_turn: TurnHook | None,
-          tracing: bool) -> tuple[Game, GameResult]:
+          tracing: bool, inputs: list[Command | None] | None = None
+          ) -> tuple[Game, GameResult]:
     ruleset = get_ruleset(setup.ruleset)
     rules = rules_info(setup.ruleset)
     kinds = {"*": bots} if isinstance(bots, str) else dict(bots)
@@ -179,6 +192,8 @@ def _play(setup: Setup, seed: int, bots: Mapping[str, str] | str, index: int,
                 try:
                     game.execute(command)
                     commands += 1
+                    if inputs is not None:
+                        inputs.append(command)
                 except Rejected as error:
                     rejected += 1
                     reasons[error.reason.msgid] += 1
@@ -188,6 +203,8 @@ def _play(setup: Setup, seed: int, bots: Mapping[str, str] | str, index: int,
                 break
         if not game.state.ended and len(game.state.history) == mark:
             game.advance()
+            if inputs is not None:
+                inputs.append(None)
     return game, _result(game, index, seed, names, dealt, stages, commands, rejected, reasons)
 
 
@@ -222,6 +239,6 @@ def _result(game: Game, index: int, seed: int, names: list[str], dealt: list[str
 
 
 __all__ = [
-    "DEFAULT_MAX_STAGES", "UNFINISHED", "GameResult", "gc_paused", "play_game", "player_names",
-    "replay_game",
+    "DEFAULT_MAX_STAGES", "UNFINISHED", "GameResult", "gc_paused", "play_game",
+    "played_inputs", "player_names", "replay_game",
 ]

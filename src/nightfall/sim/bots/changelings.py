@@ -16,11 +16,13 @@ now and then publish a false researcher claim against a pony who accuses them.
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from nightfall.engine.commands import Command
+from nightfall.sim.bots.base import RulesInfo
 from nightfall.sim.bots.mind import JUSTIFIED, HeuristicBase, Mind, best, claim_text
 
 INVESTIGATORS = frozenset({"researcher", "night_owl"})
@@ -39,8 +41,9 @@ class ChangelingsMind(Mind):
 class ChangelingsBot(HeuristicBase):
     mind_class = ChangelingsMind
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(self, name: str, rules: RulesInfo, rng: random.Random) -> None:
+        # the arguments named, not ``*args``: the compiled build passes them on as a tuple
+        super().__init__(name, rules, rng)
         self.ballots: dict[int, dict[str, str]] = defaultdict(dict)  # day -> voter -> target
         self.judged: set[str] = set()
         self.pending: str | None = None

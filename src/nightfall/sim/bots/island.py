@@ -15,10 +15,12 @@ check would kill him), else anyone.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from nightfall.engine.commands import Command
+from nightfall.sim.bots.base import RulesInfo
 from nightfall.sim.bots.mind import JUSTIFIED, HeuristicBase, Mind, best, claim_text
 
 HARMFUL_ITEMS = frozenset({"trap", "poison_thorn", "totem", "handcuffs", "bomb"})
@@ -37,8 +39,9 @@ class IslandMind(Mind):
 class IslandBot(HeuristicBase):
     mind_class = IslandMind
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(self, name: str, rules: RulesInfo, rng: random.Random) -> None:
+        # the arguments named, not ``*args``: the compiled build passes them on as a tuple
+        super().__init__(name, rules, rng)
         self.tables_read: set[str] = set()
         self.fake_claimed = False
 
