@@ -82,6 +82,12 @@ def by_action(commands: Iterable[Command]) -> dict[str, list[Command]]:
     """``commands`` grouped by action, in their order: how a player (a bot, a script)
     reads a legal-command list, one ability at a time."""
     found: dict[str, list[Command]] = {}
+    last: str | None = None
+    group: list[Command] = []
     for command in commands:
-        found.setdefault(command.action, []).append(command)
+        action = command.action
+        if action != last:  # a list gives each ability's commands together: one lookup
+            group = found.setdefault(action, [])
+            last = action
+        group.append(command)
     return found

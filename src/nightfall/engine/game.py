@@ -543,7 +543,7 @@ class Game:
     def _maybe_close_early(self, ctx: Context) -> None:
         if not self.state.options.get("early_close") or not self.state.phase.is_play():
             return
-        if self.ruleset.awaiting_inputs(self.state) == set():
+        if self.ruleset.all_inputs_in(self.state):
             self._close_stage(ctx)
 
     # -- views ------------------------------------------------------------------------

@@ -164,6 +164,12 @@ class Ruleset(ABC):
         the rule set, not each role, decides what a stage expects (the lesson of lykos).
         """
 
+    def all_inputs_in(self, state: GameState) -> bool:
+        """Whether :meth:`awaiting_inputs` is empty (not ``None``): the stage may close
+        early. Asked after every command of a game with ``early_close``; a rule set may
+        answer it without building the set of what is still missing."""
+        return self.awaiting_inputs(state) == set()
+
     @abstractmethod
     def winner(self, state: GameState) -> tuple[str, tuple[str, ...]] | None:
         """The winning faction and winning players, or ``None`` while play goes on."""

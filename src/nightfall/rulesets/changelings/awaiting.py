@@ -66,6 +66,15 @@ def awaiting_inputs(state: GameState) -> set[tuple[str, str]] | None:
     return set(awaited)
 
 
+def all_inputs_in(state: GameState) -> bool:
+    """C2.3: whether the stage awaits inputs and has every one of them (it may close
+    early): asked after every command, answered from what the stage awaits, without
+    building the set of what is missing."""
+    wanted: frozenset[tuple[str, str]] | None = derived(
+        state, _WANTED, (PLAYERS, PHASE, FLAGS), _wanted)
+    return wanted is not None and state.submissions.keys() >= wanted
+
+
 def _still_missing(state: GameState) -> frozenset[tuple[str, str]]:
     wanted: frozenset[tuple[str, str]] = derived(state, _WANTED, (PLAYERS, PHASE, FLAGS),
                                                  _wanted)

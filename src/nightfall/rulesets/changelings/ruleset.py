@@ -203,6 +203,9 @@ class Changelings(RulesetBase):
         """C2.3: the inputs a stage waits for before it may close early."""
         return awaiting.awaiting_inputs(state)
 
+    def all_inputs_in(self, state: GameState) -> bool:
+        return awaiting.all_inputs_in(state)
+
     def leader(self, state: GameState) -> str | None:
         return current_leader(state)
 

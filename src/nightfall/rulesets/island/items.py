@@ -49,8 +49,13 @@ def items_work(state: GameState) -> bool:
 
 
 def holds(state: GameState, player: str, item: str, *, unused: bool = False) -> bool:
-    """Whether ``player`` holds ``item`` (with ``unused``: one that is not used up)."""
-    return any(i.id == item and not (unused and i.used) for i in state.players[player].items)
+    """Whether ``player`` holds ``item`` (with ``unused``: one that is not used up).
+    A loop, not ``any()``: asked for every vote list (handcuffs, megaphone), and a
+    generator costs more than the two or three items it looks at."""
+    for held in state.players[player].items:
+        if held.id == item and not (unused and held.used):
+            return True
+    return False
 
 
 def holders(state: GameState, item: str, *, unused: bool = False) -> list[str]:

@@ -18,6 +18,7 @@ import random
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import count
 from typing import Any
 
 from nightfall.engine.commands import Command, by_action
@@ -260,10 +261,20 @@ class Mind:
 
 
 def best(rng: random.Random, candidates: Sequence[Command], key: Any) -> Command | None:
-    """The candidate with the highest ``key``; ties broken by the bot's own chance."""
+    """The candidate with the highest ``key``; ties broken by the bot's own chance (one
+    draw per candidate, right after its key, as ``max(candidates, key=lambda c: (key(c),
+    rng.random()))`` draws them: the same choice, without a second call per candidate;
+    of equal keys and draws the first wins, as with ``max``)."""
     if not candidates:
         return None
-    return max(candidates, key=lambda c: (key(c), rng.random()))
+    scored = zip(map(key, candidates), iter(rng.random, 2.0), count(0, -1), strict=False)
+    return candidates[-max(scored)[2]]
+
+
+def _not_naming(options: Sequence[Command], player: str) -> list[Command]:
+    """The options that do not name ``player`` (among ``all_targets``: ``targets``, else
+    the one ``target``), in order."""
+    return [c for c in options if (player not in c.targets if c.targets else c.target != player)]
 
 
 class HeuristicBase(Bot):
@@ -343,18 +354,28 @@ class HeuristicBase(Bot):
                      ) -> Command | None:
         """The option whose targets are the most suspected (others than me)."""
         mind = self.mind
-        pool = [c for c in options if mind.me not in c.all_targets] or list(options)
+        suspicion = mind.suspicion
+        pool = _not_naming(options, mind.me) or list(options)
         if justified_only:
-            pool = [c for c in pool if all(mind.suspicion(t) >= JUSTIFIED
-                                           for t in c.all_targets)]
-        return best(self.rng, pool, lambda c: sum(mind.suspicion(t) for t in c.all_targets))
+            pool = [c for c in pool if (
+                all(suspicion(t) >= JUSTIFIED for t in c.targets) if c.targets
+                else c.target is None or suspicion(c.target) >= JUSTIFIED)]
+        return best(self.rng, pool, self._total_suspicion)
 
     def pick_trusted(self, options: Sequence[Command], *, others: bool = True
                      ) -> Command | None:
         mind = self.mind
-        pool = [c for c in options if not others or mind.me not in c.all_targets] or list(
-            options)
-        return best(self.rng, pool, lambda c: -sum(mind.suspicion(t) for t in c.all_targets))
+        pool = (_not_naming(options, mind.me) if others else list(options)) or list(options)
+        total = self._total_suspicion
+        return best(self.rng, pool, lambda c: -total(c))
+
+    def _total_suspicion(self, command: Command) -> float:
+        """The suspicion of the players ``command`` names, summed (``all_targets``: its
+        ``targets``, else its one ``target``)."""
+        suspicion = self.mind.suspicion
+        if command.targets:
+            return sum(suspicion(t) for t in command.targets)
+        return suspicion(command.target) if command.target is not None else 0
 
     def post(self, text: str) -> Command:
         """A post in the public thread (free text: not part of the legal list)."""
