@@ -99,12 +99,24 @@ def read_page(data: bytes | str, name: str, tz: tzinfo,
 def _read(data: bytes | str, name: str, tz: tzinfo, budget: limits.Budget | None) -> Page:
     text = decode(data) if isinstance(data, bytes) else data
     text = text.replace("\x00", "")
-    limits.check_markup(name, text, budget)  # before any parser (deep markup: quadratic)
+    budget = budget if budget is not None else limits.Budget()
+    # before any parser (deep markup costs it time quadratic in the depth), unless the
+    # page has so few tags that Lexbor's worst case is bounded: such an HTML page is
+    # parsed first and its nesting read on Lexbor's tree (limits.check_tree)
+    checked = not limits.tree_checkable(text)
+    if checked:
+        limits.check_markup(name, text, budget)
     ctx = ParseContext(name, tz)
-    if not text.strip():
-        return _page(name, None, Parsed(), extra="empty file")
     stripped = text.lstrip()
-    if stripped.startswith("{") and not exports.detect_jsonl(text):
+    jsonl = exports.detect_jsonl(text)
+    bbcode = not jsonl and exports.detect_bbcode(text)
+    html = (bool(stripped) and not stripped.startswith("{") and not jsonl and not bbcode
+            and _HTML_LIKE.search(text[:65536]) is not None)
+    if not html and not checked:
+        limits.check_markup(name, text, budget)
+    if not stripped:
+        return _page(name, None, Parsed(), extra="empty file")
+    if stripped.startswith("{") and not jsonl:
         try:
             decoded = json.loads(stripped)
         except ValueError as error:
@@ -113,14 +125,16 @@ def _read(data: bytes | str, name: str, tz: tzinfo, budget: limits.Budget | None
             return _page(name, discourse.FORMAT, discourse.parse(decoded, ctx))
         return _page(name, None, Parsed(), extra="unknown format (JSON, but not a Discourse "
                                                  "topic nor post lines)")
-    if exports.detect_jsonl(text):
+    if jsonl:
         return _page(name, exports.JSONL_FORMAT, exports.parse_jsonl(text, ctx))
-    if exports.detect_bbcode(text):
+    if bbcode:
         return _page(name, exports.BBCODE_FORMAT, exports.parse_bbcode_file(text, ctx))
-    if not _HTML_LIKE.search(text[:65536]):
+    if not html:
         return _page(name, None, Parsed(), extra="unknown format (not HTML, JSON or a BBCode "
                                                  "thread file)")
     tree = LexborHTMLParser(text)
+    if not checked:
+        limits.check_tree(name, text, tree, budget)
     formats = _HTML_FORMATS
     if tree.css_first(_BEFORE_PHPBB) is None:  # one walk of the tree instead of four
         formats = _HTML_FORMATS[-1:]
