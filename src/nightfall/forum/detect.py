@@ -41,6 +41,8 @@ _HTML_FORMATS: tuple[tuple[str, Callable[[LexborHTMLParser], bool], HtmlParser,
 #: tried (most pages of a count are phpBB's, and each detection walks the whole tree)
 _BEFORE_PHPBB = ", ".join((xenforo.DETECT, xenforo1.DETECT, vbulletin.DETECT_4,
                            vbulletin.DETECT_3))
+#: that and what phpBB reads of a page, in one query (:func:`phpbb.survey`)
+_SURVEY = f"{_BEFORE_PHPBB}, div.post, {phpbb.FOOTER}"
 
 
 def decode(data: bytes) -> str:
@@ -136,7 +138,13 @@ def _read(data: bytes | str, name: str, tz: tzinfo, budget: limits.Budget | None
     if not checked:
         limits.check_tree(name, text, tree, budget)
     formats = _HTML_FORMATS
-    if tree.css_first(_BEFORE_PHPBB) is None:  # one walk of the tree instead of four
+    surveyed = phpbb.survey(tree.css(_SURVEY))
+    if surveyed is not None:  # no other format's markup: phpBB, read from the survey
+        posts, footer = surveyed
+        formats = ((phpbb.FORMAT, phpbb.detect,
+                    lambda tree, ctx: phpbb.parse(tree, ctx, posts),
+                    lambda tree: phpbb.page_zone(tree, footer)),)
+    elif tree.css_first(_BEFORE_PHPBB) is None:  # one walk of the tree instead of four
         formats = _HTML_FORMATS[-1:]
     for format_name, detect, parse, page_zone in formats:
         if detect(tree):

@@ -17,8 +17,10 @@ from datetime import tzinfo
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from nightfall.forum.dates import parse_forum_time, parse_iso, parse_zone_label
+from nightfall.forum.dom_scan import scan_dom
 from nightfall.forum.errors import DateError, PostError
 from nightfall.forum.html_tree import CODE, SKIP, Special, convert
+from nightfall.forum.lazy import LazyPost, round_trips
 from nightfall.forum.model import Post
 from nightfall.forum.parsing import ParseContext, Parsed, read_posts, squash
 
@@ -30,9 +32,42 @@ def detect(tree: LexborHTMLParser) -> bool:
     return tree.css_first("div.post div.postbody") is not None
 
 
-def page_zone(tree: LexborHTMLParser) -> tzinfo | None:
-    """The board time zone the footer states, if any."""
-    for item in tree.css("li.rightside, div.copyright, p.right"):
+#: the footer items that may state the board's time zone
+FOOTER = "li.rightside, div.copyright, p.right"
+
+
+def survey(found: list[LexborNode]) -> tuple[list[LexborNode], list[LexborNode]] | None:
+    """The posts (``div.post``) and footer items (:data:`FOOTER`) among ``found``, the
+    answer of one query for them and for what only another format's page has
+    (``detect``'s survey: one walk of the page instead of three); ``None`` when any node
+    might be another format's or is not told exactly by its classes (a quirks-mode page
+    matches classes ignoring case), and the page is then read as without a survey."""
+    posts: list[LexborNode] = []
+    footer: list[LexborNode] = []
+    for node in found:
+        tag = node.tag
+        if tag not in ("div", "li", "p"):
+            return None  # (another format's article or blockquote)
+        classes = (node.attributes.get("class") or "").split()
+        if tag == "div" and (node.id or "").lower().startswith("post_message_"):
+            return None  # (vBulletin 3's post body)
+        post = tag == "div" and "post" in classes
+        in_footer = ((tag == "li" and "rightside" in classes)
+                     or (tag == "div" and "copyright" in classes)
+                     or (tag == "p" and "right" in classes))
+        if not post and not in_footer:
+            return None
+        if post:
+            posts.append(node)
+        if in_footer:
+            footer.append(node)
+    return posts, footer
+
+
+def page_zone(tree: LexborHTMLParser, items: list[LexborNode] | None = None) -> tzinfo | None:
+    """The board time zone the footer states, if any (``items``: the :data:`FOOTER`
+    items, if they were already asked for)."""
+    for item in tree.css(FOOTER) if items is None else items:
         text = squash(item.text(deep=True))
         if "UTC" not in text and "GMT" not in text:
             continue
@@ -61,8 +96,10 @@ _HEADER_PARTS = ("a.username, a.username-coloured, span.username, span.username-
                  "strong, time[datetime]")
 
 
-def parse(tree: LexborHTMLParser, ctx: ParseContext) -> Parsed:
-    """The posts of a phpBB topic page."""
+def parse(tree: LexborHTMLParser, ctx: ParseContext,
+          candidates: list[LexborNode] | None = None) -> Parsed:
+    """The posts of a phpBB topic page (``candidates``: its ``div.post`` elements, if they
+    were already asked for)."""
 
     def ident(item: tuple[LexborNode, dict[str, LexborNode]], index: int) -> str:
         return item[0].id or f"#{index + 1}"
@@ -92,12 +129,18 @@ def parse(tree: LexborHTMLParser, ctx: ParseContext) -> Parsed:
                 edited_at = parse_forum_time(notice.text(deep=True), ctx.tz)
             except DateError:
                 edited_at = None
+        fragment = body.html or ""
+        if round_trips(fragment):  # the content tree when asked for, the scan now
+            return LazyPost(post_id, author, moment, edited=notice is not None,
+                            edited_at=edited_at, file=ctx.file, position=position,
+                            source=fragment, dialect=dialect, scan=scan_dom(body, dialect))
         return Post(
             id=post_id, author=author, time=moment, content=convert(body, dialect),
             edited=notice is not None, edited_at=edited_at, file=ctx.file, position=position,
         )
 
-    posts = [(n, parts) for n in tree.css("div.post") if "postbody" in (parts := _parts(n))]
+    nodes = tree.css("div.post") if candidates is None else candidates
+    posts = [(n, parts) for n in nodes if "postbody" in (parts := _parts(n))]
     return read_posts(ctx, posts, ident, build)
 
 
