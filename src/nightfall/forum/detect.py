@@ -150,11 +150,19 @@ def _read(data: bytes | str, name: str, tz: tzinfo, budget: limits.Budget | None
         if detect(tree):
             zone = page_zone(tree) or tz
             parsed = parse(tree, ParseContext(name, zone))
-            if _HTML_START.match(text) and not _HTML_END.search(text[-65536:]):
+            if _HTML_START.match(text) and not _ends_html(text):
                 _truncated(parsed, ctx)
             return _page(name, format_name, parsed)
     return _page(name, None, Parsed(), extra="unknown format (HTML, but no posts of phpBB, "
                                              "vBulletin or XenForo found)")
+
+
+def _ends_html(text: str) -> bool:
+    """Whether the last 64 KiB of ``text`` close the ``<html>`` element: a page as saved
+    ends with ``</html>`` (found at once from the end), any other spelling is asked of
+    the regular expression."""
+    tail = max(0, len(text) - 65536)
+    return text.rfind("</html>", tail) >= 0 or _HTML_END.search(text, tail) is not None
 
 
 def _truncated(parsed: Parsed, ctx: ParseContext) -> None:

@@ -230,7 +230,9 @@ def check_tree(name: str, text: str, tree: LexborHTMLParser, budget: Budget) -> 
     (formatting elements reopened in every block)."""
     if tree.css_first(_TOO_DEEP) is not None:
         raise _too_deep(name)
-    if budget._take(text, text.count("<") - text.count("</")):
+    # (every ``<`` bounds the elements as well as the start tags do: the bound decides
+    # only when the exact count is made, never what it finds)
+    if budget._take(text, text.count("<")):
         return
     elements = _count_elements(text)
     if elements > budget._left:

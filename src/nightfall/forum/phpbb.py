@@ -101,14 +101,12 @@ def parse(tree: LexborHTMLParser, ctx: ParseContext,
     """The posts of a phpBB topic page (``candidates``: its ``div.post`` elements, if they
     were already asked for)."""
 
-    def ident(item: tuple[LexborNode, dict[str, LexborNode]], index: int) -> str:
+    def ident(item: _Item, index: int) -> str:
         return item[0].id or f"#{index + 1}"
 
-    def build(item: tuple[LexborNode, dict[str, LexborNode]], post_id: str,
-              position: int) -> Post:
-        node, parts = item
+    def build(item: _Item, post_id: str, position: int) -> Post:
+        node, parts, found = item
         header = parts.get("author")
-        found = header.css(_HEADER_PARTS) if header is not None else []
         author = _author(node, [n for n in found if n.tag != "time"])
         if header is None:
             raise PostError("no date line (p.author)")
@@ -140,19 +138,39 @@ def parse(tree: LexborHTMLParser, ctx: ParseContext,
         )
 
     nodes = tree.css("div.post") if candidates is None else candidates
-    posts = [(n, parts) for n in nodes if "postbody" in (parts := _parts(n))]
+    posts = [(n, parts, header) for n in nodes
+             if "postbody" in (found := _post_parts(n))[0] for parts, header in (found,)]
     return read_posts(ctx, posts, ident, build)
+
+
+_Item = tuple[LexborNode, dict[str, LexborNode], list[LexborNode]]
+#: a post's parts and its header's author candidates and time, in one query
+_POST_QUERY = f"{_PARTS}, {_HEADER_PARTS}"
 
 
 def _parts(node: LexborNode) -> dict[str, LexborNode]:
     """The first ``div.postbody``, ``p.author`` (as "author"), ``div.content`` and
-    ``div.notice`` in ``node`` (itself included), as ``css_first`` finds each, from one
-    query: its answer is in document order (a node matching two selectors twice), a
-    ``p`` can only be the author line, a ``div`` is told by its classes."""
+    ``div.notice`` in ``node`` (itself included), as ``css_first`` finds each."""
+    return _post_parts(node)[0]
+
+
+def _post_parts(node: LexborNode) -> tuple[dict[str, LexborNode], list[LexborNode]]:
+    """:func:`_parts` of ``node``, and what ``header.css(_HEADER_PARTS)`` finds in its
+    header (the "author" part), from one query: its answer is in document order (a node
+    matching two selectors twice); a ``p`` can only be the author line, a ``div`` is told
+    by its classes, anything else matched a header selector and is the header's if the
+    header is its ancestor (which then came before it)."""
     found: dict[str, LexborNode] = {}
-    for part in node.css(_PARTS):
-        if part.tag == "p":
+    in_header: list[LexborNode] = []
+    for part in node.css(_POST_QUERY):
+        tag = part.tag
+        if tag == "p":
             found.setdefault("author", part)
+            continue
+        if tag != "div":
+            header = found.get("author")
+            if header is not None and _inside(part, header.mem_id, node.mem_id):
+                in_header.append(part)
             continue
         value = part.attributes.get("class") or ""
         classes = value.split()
@@ -161,7 +179,21 @@ def _parts(node: LexborNode) -> dict[str, LexborNode]:
             if name not in found and (name in classes or (
                     name in lowered and _quirks_match(part, value, name))):
                 found[name] = part
-    return found
+    return found, in_header
+
+
+def _inside(node: LexborNode, ancestor: int, stop: int) -> bool:
+    """Whether the node with ``mem_id`` ``ancestor`` is an ancestor of ``node``, looking
+    no higher than the node ``stop`` (the post)."""
+    parent = node.parent
+    while parent is not None:
+        at = parent.mem_id
+        if at == ancestor:
+            return True
+        if at == stop:
+            return False
+        parent = parent.parent
+    return False
 
 
 def _quirks_match(node: LexborNode, value: str, name: str) -> bool:
