@@ -94,13 +94,28 @@ def _walk(nodes: Iterable[LexborNode], quoted: bool, dialect: Dialect, depth: in
         size += len(piece)
 
     def walk(children: Iterable[LexborNode], red: bool, depth: int) -> None:
-        nonlocal size
+        nonlocal size, run, run_offset, pending
         for node in children:
             tag = node.tag
-            if tag == "-text":
+            if tag == "-text":  # most nodes: text(value, red), written out
                 value = node.text_content
                 if value:
-                    text(value, red)
+                    if red:
+                        if run is None:
+                            run = [value]
+                            run_offset = size
+                        else:
+                            if pending:
+                                run.append(pending)
+                            run.append(value)
+                        pending = ""
+                    elif run is not None:
+                        if value.strip():
+                            close()
+                        else:
+                            pending += value
+                    append(value)
+                    size += len(value)
                 continue
             if tag is None or tag.startswith("-") or tag in _DROP:
                 continue

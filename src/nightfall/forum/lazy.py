@@ -43,6 +43,10 @@ _LINK = re.compile(r"<(/?)a[\s>]")
 _FIELDS = tuple(f.name for f in fields(Post))
 _SLOT = {name: Post.__dict__[name] for name in _FIELDS}
 """Post's own slots (``LazyPost.content`` shadows that one)."""
+assert _FIELDS == ("id", "author", "time", "content", "number", "edited", "edited_at", "file",
+                   "position"), "LazyPost.__init__ sets each field"
+(_SET_ID, _SET_AUTHOR, _SET_TIME, _SET_CONTENT, _SET_NUMBER, _SET_EDITED, _SET_EDITED_AT,
+ _SET_FILE, _SET_POSITION) = (_SLOT[name].__set__ for name in _FIELDS)
 
 
 def round_trips(fragment: str) -> bool:
@@ -77,13 +81,21 @@ class LazyPost(Post):
                  edited_at: datetime | None = None, file: str = "", position: int = 0,
                  *, source: str = "", dialect: Dialect | None = None,
                  scan: Scan | None = None) -> None:
-        values = (id, author, time, content, number, edited, edited_at, file, position)
-        for name, value in zip(_FIELDS, values, strict=True):
-            if name != "content" or value is not None:
-                _SLOT[name].__set__(self, value)
-        object.__setattr__(self, "_source", source)
-        object.__setattr__(self, "_dialect", dialect)
-        object.__setattr__(self, "_scan", scan)
+        _SET_ID(self, id)
+        _SET_AUTHOR(self, author)
+        _SET_TIME(self, time)
+        if content is not None:
+            _SET_CONTENT(self, content)
+        _SET_NUMBER(self, number)
+        _SET_EDITED(self, edited)
+        _SET_EDITED_AT(self, edited_at)
+        _SET_FILE(self, file)
+        _SET_POSITION(self, position)
+        _SET_SOURCE(self, source)
+        _SET_DIALECT(self, dialect)
+        _SET_SCAN(self, scan)
+
+    # (the fields set through Post's slots: a frozen dataclass's setattr refuses them)
 
     @property  # (shadows the dataclass field on purpose: Post's own slot keeps the tree)
     def content(self) -> Element:
@@ -122,3 +134,7 @@ class LazyPost(Post):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return Post, self._values()
+
+
+_SET_SOURCE, _SET_DIALECT, _SET_SCAN = (
+    LazyPost.__dict__[name].__set__ for name in ("_source", "_dialect", "_scan"))
