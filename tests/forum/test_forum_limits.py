@@ -190,3 +190,61 @@ def test_the_fast_check_decides_and_charges_as_the_scan() -> None:
             shallow += limits._shallow(text)
         assert (outcomes, budget.elements) == (expected, remaining), texts
     assert shallow > 1000  # the fast path was taken, not only the scan
+
+
+# -- a page of few tags: parsed first, its nesting read on Lexbor's tree -----------------
+def _page_of(body: str) -> str:
+    return "<html><body>" + body + "</body></html>"
+
+
+def test_a_small_page_is_checked_on_the_tree_with_the_same_plain_limit() -> None:
+    """400 nested elements inside the body are read, 401 refused: the scan's limit,
+    read on the tree the readers walk (``limits.check_tree``)."""
+    for tag in ("div", "blockquote", "span", "b"):
+        for depth, refused in ((limits.MAX_NESTING, False), (limits.MAX_NESTING + 1, True)):
+            text = _page_of(nested(f"<{tag}>", f"</{tag}>", depth))
+            assert limits.tree_checkable(text)
+            page = read_page(text, "small.html", BERLIN)
+            assert (page.refused is not None) is refused, (tag, depth)
+            if refused:
+                assert "small.html nests its markup more than 400" in str(page.issues[0])
+
+
+def test_the_tree_decides_what_the_parser_does_not_nest() -> None:
+    """``<a>`` in ``<a>`` is not nested by an HTML parser: 450 of them are 'deep' to the
+    scan but flat on the tree, so a small page of them is read (a large one is still
+    judged by the scan before any parser)."""
+    text = _page_of("<a>" * 450 + "x")
+    assert limits.tree_checkable(text)
+    assert read_page(text, "anchors.html", BERLIN).refused is None
+    with pytest.raises(limits.LimitExceeded):
+        limits.check_markup("anchors.html", text)
+
+
+@pytest.mark.parametrize("unit", ["<center>", "<dl><dt><div>", "<blockquote>", "<div>",
+                                  "<ul><li>", "<b><div>", "<i><b><u><s><div>", "<a><div>"])
+def test_the_costliest_small_pages_are_parsed_and_refused_quickly(unit: str) -> None:
+    """The nestings Lexbor spends most on, as many tags as a page parsed before its
+    check may have: bounded, and refused by the tree's depth."""
+    text = "<html><body>" + unit * ((limits.TREE_CHECK_TAGS - 4) // unit.count("<"))
+    assert limits.tree_checkable(text)
+    page, seconds = cpu(lambda: read_page(text, "costly.html", BERLIN))
+    assert seconds < BOUND / 3, f"{seconds:.2f} s"
+    assert page.refused is not None  # type: ignore[attr-defined]
+    more = text + "<b>x</b>" * 10
+    assert not limits.tree_checkable(more)  # past the bound: the scan, before parsing
+    page, seconds = cpu(lambda: read_page(more, "costly.html", BERLIN))
+    assert seconds < BOUND and page.refused is not None  # type: ignore[attr-defined]
+
+
+def test_a_small_page_is_charged_to_the_budget_as_the_scan_counts() -> None:
+    text = PHPBB
+    assert limits.tree_checkable(text)
+    elements = limits._count_elements(text)
+    budget = limits.Budget(elements)
+    assert read_page(text, "one.html", BERLIN, budget).refused is None
+    assert budget.elements == 0
+    assert read_page(text, "two.html", BERLIN, budget).refused is not None
+    budget = limits.Budget(elements - 1)
+    refused = read_page(text, "three.html", BERLIN, budget)
+    assert refused.refused is not None and "HTML elements" in str(refused.issues[0])

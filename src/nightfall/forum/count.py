@@ -122,7 +122,7 @@ def order_posts(posts: Iterable[Post]) -> list[Post]:
     return sorted(
         unique.values(),
         key=lambda p: (p.time, p.number if p.number is not None else -1,
-                       p.id_number if p.id_number is not None else -1, p.file, p.position),
+                       -1 if (digits := p.id_number) is None else digits, p.file, p.position),
     )
 
 

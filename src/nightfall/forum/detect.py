@@ -41,6 +41,8 @@ _HTML_FORMATS: tuple[tuple[str, Callable[[LexborHTMLParser], bool], HtmlParser,
 #: tried (most pages of a count are phpBB's, and each detection walks the whole tree)
 _BEFORE_PHPBB = ", ".join((xenforo.DETECT, xenforo1.DETECT, vbulletin.DETECT_4,
                            vbulletin.DETECT_3))
+#: that and what phpBB reads of a page, in one query (:func:`phpbb.survey`)
+_SURVEY = f"{_BEFORE_PHPBB}, div.post, {phpbb.FOOTER}"
 
 
 def decode(data: bytes) -> str:
@@ -99,12 +101,24 @@ def read_page(data: bytes | str, name: str, tz: tzinfo,
 def _read(data: bytes | str, name: str, tz: tzinfo, budget: limits.Budget | None) -> Page:
     text = decode(data) if isinstance(data, bytes) else data
     text = text.replace("\x00", "")
-    limits.check_markup(name, text, budget)  # before any parser (deep markup: quadratic)
+    budget = budget if budget is not None else limits.Budget()
+    # before any parser (deep markup costs it time quadratic in the depth), unless the
+    # page has so few tags that Lexbor's worst case is bounded: such an HTML page is
+    # parsed first and its nesting read on Lexbor's tree (limits.check_tree)
+    checked = not limits.tree_checkable(text)
+    if checked:
+        limits.check_markup(name, text, budget)
     ctx = ParseContext(name, tz)
-    if not text.strip():
-        return _page(name, None, Parsed(), extra="empty file")
     stripped = text.lstrip()
-    if stripped.startswith("{") and not exports.detect_jsonl(text):
+    jsonl = exports.detect_jsonl(text)
+    bbcode = not jsonl and exports.detect_bbcode(text)
+    html = (bool(stripped) and not stripped.startswith("{") and not jsonl and not bbcode
+            and _HTML_LIKE.search(text[:65536]) is not None)
+    if not html and not checked:
+        limits.check_markup(name, text, budget)
+    if not stripped:
+        return _page(name, None, Parsed(), extra="empty file")
+    if stripped.startswith("{") and not jsonl:
         try:
             decoded = json.loads(stripped)
         except ValueError as error:
@@ -113,26 +127,42 @@ def _read(data: bytes | str, name: str, tz: tzinfo, budget: limits.Budget | None
             return _page(name, discourse.FORMAT, discourse.parse(decoded, ctx))
         return _page(name, None, Parsed(), extra="unknown format (JSON, but not a Discourse "
                                                  "topic nor post lines)")
-    if exports.detect_jsonl(text):
+    if jsonl:
         return _page(name, exports.JSONL_FORMAT, exports.parse_jsonl(text, ctx))
-    if exports.detect_bbcode(text):
+    if bbcode:
         return _page(name, exports.BBCODE_FORMAT, exports.parse_bbcode_file(text, ctx))
-    if not _HTML_LIKE.search(text[:65536]):
+    if not html:
         return _page(name, None, Parsed(), extra="unknown format (not HTML, JSON or a BBCode "
                                                  "thread file)")
     tree = LexborHTMLParser(text)
+    if not checked:
+        limits.check_tree(name, text, tree, budget)
     formats = _HTML_FORMATS
-    if tree.css_first(_BEFORE_PHPBB) is None:  # one walk of the tree instead of four
+    surveyed = phpbb.survey(tree.css(_SURVEY))
+    if surveyed is not None:  # no other format's markup: phpBB, read from the survey
+        posts, footer = surveyed
+        formats = ((phpbb.FORMAT, phpbb.detect,
+                    lambda tree, ctx: phpbb.parse(tree, ctx, posts),
+                    lambda tree: phpbb.page_zone(tree, footer)),)
+    elif tree.css_first(_BEFORE_PHPBB) is None:  # one walk of the tree instead of four
         formats = _HTML_FORMATS[-1:]
     for format_name, detect, parse, page_zone in formats:
         if detect(tree):
             zone = page_zone(tree) or tz
             parsed = parse(tree, ParseContext(name, zone))
-            if _HTML_START.match(text) and not _HTML_END.search(text[-65536:]):
+            if _HTML_START.match(text) and not _ends_html(text):
                 _truncated(parsed, ctx)
             return _page(name, format_name, parsed)
     return _page(name, None, Parsed(), extra="unknown format (HTML, but no posts of phpBB, "
                                              "vBulletin or XenForo found)")
+
+
+def _ends_html(text: str) -> bool:
+    """Whether the last 64 KiB of ``text`` close the ``<html>`` element: a page as saved
+    ends with ``</html>`` (found at once from the end), any other spelling is asked of
+    the regular expression."""
+    tail = max(0, len(text) - 65536)
+    return text.rfind("</html>", tail) >= 0 or _HTML_END.search(text, tail) is not None
 
 
 def _truncated(parsed: Parsed, ctx: ParseContext) -> None:

@@ -13,11 +13,14 @@ votecount`` (``cli/votecount.py``); :func:`nightfall.forum.read_page` checks a p
 nesting too, so no caller can skip it. Each refusal is a :class:`LimitExceeded` with a
 msgid and its parameters, for a message in the GM's language.
 
-The scan is the definition; run on every page it cost two to four times Lexbor's whole
-parse (the votecount benchmark, docs/performance.md), so a real page is first proved far
-within the nesting in C (:func:`_shallow`) and its exact element count deferred until the
-budget is near (:class:`Budget`); whatever that cannot prove is scanned as before, so
-every decision is the scan's.
+For a page checked before parsing the scan is the definition; run on every page it cost
+two to four times Lexbor's whole parse (the votecount benchmark, docs/performance.md), so
+a real page is first proved far within the nesting in C (:func:`_shallow`) and its exact
+element count deferred until the budget is near (:class:`Budget`); whatever that cannot
+prove is scanned as before, so every decision is the scan's. An HTML page of at most
+``TREE_CHECK_TAGS`` tags, whose parse costs little whatever its nesting, is parsed first
+and its nesting is read on Lexbor's tree (:func:`check_tree`; the element budget is
+counted as for the others).
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.parsers import expat
+
+from selectolax.lexbor import LexborHTMLParser
 
 from nightfall.engine.text import N_
 from nightfall.forum.errors import ForumInputError
@@ -45,6 +50,18 @@ MAX_NESTING = 400
 #: posts a few microseconds; a saved page of 0.3 MB has about 5,000, 30 of them 150,000
 MAX_ELEMENTS = 250_000
 
+#: an HTML page with at most this many ``<`` is parsed *before* its nesting is checked, and
+#: the nesting is then read on Lexbor's own tree (:func:`check_tree`): with so few tags
+#: Lexbor's worst case is bounded (about 0.1 s for the costliest nestings found,
+#: ``<center>``, ``<dl><dt><div>``, ``<blockquote>``, ``<div>``; a real page's nesting
+#: costs it next to nothing), while proving a page shallow before parsing costs about as
+#: much as Lexbor's whole parse. A 25-post phpBB page has about 1,700; larger pages are
+#: checked before any parser as always.
+TREE_CHECK_TAGS = 6_000
+#: an element more than ``MAX_NESTING`` levels inside ``<body>`` (``<html>`` is level 0,
+#: ``<body>`` or ``<frameset>`` level 1), found by Lexbor's selector engine in C: it looks
+#: up from each element, at most this many ancestors
+_TOO_DEEP = "html" + " > *" * (MAX_NESTING + 2)
 #: elements that never contain others, or that the next one of their kind closes (the
 #: HTML parser does not nest them however they are written)
 _FLAT = frozenset({
@@ -175,13 +192,51 @@ def check_markup(name: str, text: str, budget: Budget | None = None) -> None:
         budget._settle()
         depth, elements = _html_depth(text, budget._left)
     if max(depth, json_depth) > MAX_NESTING:
-        raise LimitExceeded(N_("{file} nests its markup more than {limit} levels deep, "
-                               "which no forum page does. Nothing was counted."),
-                            {"file": name, "limit": MAX_NESTING})
+        raise _too_deep(name)
     if elements > budget._left:
-        raise LimitExceeded(N_("{file} has more markup than one count reads (at most "
-                               "{limit} HTML elements in all files together). Nothing was "
-                               "counted."), {"file": name, "limit": MAX_ELEMENTS})
+        raise _too_much(name)
+    budget._left -= elements
+
+
+def _too_deep(name: str) -> LimitExceeded:
+    return LimitExceeded(N_("{file} nests its markup more than {limit} levels deep, which "
+                            "no forum page does. Nothing was counted."),
+                         {"file": name, "limit": MAX_NESTING})
+
+
+def _too_much(name: str) -> LimitExceeded:
+    return LimitExceeded(N_("{file} has more markup than one count reads (at most {limit} "
+                            "HTML elements in all files together). Nothing was counted."),
+                         {"file": name, "limit": MAX_ELEMENTS})
+
+
+def tree_checkable(text: str) -> bool:
+    """Whether ``text``, if it is an HTML page, may be parsed before its nesting is
+    checked (:func:`check_tree`): few enough tags (``TREE_CHECK_TAGS``) and not JSON
+    (whose nesting is always read first, by :func:`check_markup`)."""
+    return text.count("<") <= TREE_CHECK_TAGS and text.lstrip()[:1] not in ("{", "[")
+
+
+def check_tree(name: str, text: str, tree: LexborHTMLParser, budget: Budget) -> None:
+    """Refuse an HTML page (``text``, parsed into ``tree``; :func:`tree_checkable`) nested
+    more than ``MAX_NESTING`` levels inside its body on Lexbor's own tree, or whose
+    elements exceed what is left of ``budget`` (counted as :func:`check_markup` does).
+
+    For such a page the nesting limit is defined on the tree the readers walk, not on
+    the scan's reading of the tags: the two agree on real markup and on plain nesting
+    (400 nested ``<div>`` are read, 401 refused, as by the scan), and differ where the
+    HTML parser itself does not nest what the tags seem to (``<a>`` in ``<a>``, ``<p>``
+    in ``<p>``: flat on the tree, 'deep' to the scan) or nests what they do not seem to
+    (formatting elements reopened in every block)."""
+    if tree.css_first(_TOO_DEEP) is not None:
+        raise _too_deep(name)
+    # (every ``<`` bounds the elements as well as the start tags do: the bound decides
+    # only when the exact count is made, never what it finds)
+    if budget._take(text, text.count("<")):
+        return
+    elements = _count_elements(text)
+    if elements > budget._left:
+        raise _too_much(name)
     budget._left -= elements
 
 

@@ -17,8 +17,10 @@ from datetime import tzinfo
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from nightfall.forum.dates import parse_forum_time, parse_iso, parse_zone_label
+from nightfall.forum.dom_scan import scan_dom
 from nightfall.forum.errors import DateError, PostError
 from nightfall.forum.html_tree import CODE, SKIP, Special, convert
+from nightfall.forum.lazy import LazyPost, round_trips
 from nightfall.forum.model import Post
 from nightfall.forum.parsing import ParseContext, Parsed, read_posts, squash
 
@@ -30,9 +32,42 @@ def detect(tree: LexborHTMLParser) -> bool:
     return tree.css_first("div.post div.postbody") is not None
 
 
-def page_zone(tree: LexborHTMLParser) -> tzinfo | None:
-    """The board time zone the footer states, if any."""
-    for item in tree.css("li.rightside, div.copyright, p.right"):
+#: the footer items that may state the board's time zone
+FOOTER = "li.rightside, div.copyright, p.right"
+
+
+def survey(found: list[LexborNode]) -> tuple[list[LexborNode], list[LexborNode]] | None:
+    """The posts (``div.post``) and footer items (:data:`FOOTER`) among ``found``, the
+    answer of one query for them and for what only another format's page has
+    (``detect``'s survey: one walk of the page instead of three); ``None`` when any node
+    might be another format's or is not told exactly by its classes (a quirks-mode page
+    matches classes ignoring case), and the page is then read as without a survey."""
+    posts: list[LexborNode] = []
+    footer: list[LexborNode] = []
+    for node in found:
+        tag = node.tag
+        if tag not in ("div", "li", "p"):
+            return None  # (another format's article or blockquote)
+        classes = (node.attributes.get("class") or "").split()
+        if tag == "div" and (node.id or "").lower().startswith("post_message_"):
+            return None  # (vBulletin 3's post body)
+        post = tag == "div" and "post" in classes
+        in_footer = ((tag == "li" and "rightside" in classes)
+                     or (tag == "div" and "copyright" in classes)
+                     or (tag == "p" and "right" in classes))
+        if not post and not in_footer:
+            return None
+        if post:
+            posts.append(node)
+        if in_footer:
+            footer.append(node)
+    return posts, footer
+
+
+def page_zone(tree: LexborHTMLParser, items: list[LexborNode] | None = None) -> tzinfo | None:
+    """The board time zone the footer states, if any (``items``: the :data:`FOOTER`
+    items, if they were already asked for)."""
+    for item in tree.css(FOOTER) if items is None else items:
         text = squash(item.text(deep=True))
         if "UTC" not in text and "GMT" not in text:
             continue
@@ -61,17 +96,17 @@ _HEADER_PARTS = ("a.username, a.username-coloured, span.username, span.username-
                  "strong, time[datetime]")
 
 
-def parse(tree: LexborHTMLParser, ctx: ParseContext) -> Parsed:
-    """The posts of a phpBB topic page."""
+def parse(tree: LexborHTMLParser, ctx: ParseContext,
+          candidates: list[LexborNode] | None = None) -> Parsed:
+    """The posts of a phpBB topic page (``candidates``: its ``div.post`` elements, if they
+    were already asked for)."""
 
-    def ident(item: tuple[LexborNode, dict[str, LexborNode]], index: int) -> str:
+    def ident(item: _Item, index: int) -> str:
         return item[0].id or f"#{index + 1}"
 
-    def build(item: tuple[LexborNode, dict[str, LexborNode]], post_id: str,
-              position: int) -> Post:
-        node, parts = item
+    def build(item: _Item, post_id: str, position: int) -> Post:
+        node, parts, found = item
         header = parts.get("author")
-        found = header.css(_HEADER_PARTS) if header is not None else []
         author = _author(node, [n for n in found if n.tag != "time"])
         if header is None:
             raise PostError("no date line (p.author)")
@@ -92,24 +127,50 @@ def parse(tree: LexborHTMLParser, ctx: ParseContext) -> Parsed:
                 edited_at = parse_forum_time(notice.text(deep=True), ctx.tz)
             except DateError:
                 edited_at = None
+        fragment = body.html or ""
+        if round_trips(fragment):  # the content tree when asked for, the scan now
+            return LazyPost(post_id, author, moment, edited=notice is not None,
+                            edited_at=edited_at, file=ctx.file, position=position,
+                            source=fragment, dialect=dialect, scan=scan_dom(body, dialect))
         return Post(
             id=post_id, author=author, time=moment, content=convert(body, dialect),
             edited=notice is not None, edited_at=edited_at, file=ctx.file, position=position,
         )
 
-    posts = [(n, parts) for n in tree.css("div.post") if "postbody" in (parts := _parts(n))]
+    nodes = tree.css("div.post") if candidates is None else candidates
+    posts = [(n, parts, header) for n in nodes
+             if "postbody" in (found := _post_parts(n))[0] for parts, header in (found,)]
     return read_posts(ctx, posts, ident, build)
+
+
+_Item = tuple[LexborNode, dict[str, LexborNode], list[LexborNode]]
+#: a post's parts and its header's author candidates and time, in one query
+_POST_QUERY = f"{_PARTS}, {_HEADER_PARTS}"
 
 
 def _parts(node: LexborNode) -> dict[str, LexborNode]:
     """The first ``div.postbody``, ``p.author`` (as "author"), ``div.content`` and
-    ``div.notice`` in ``node`` (itself included), as ``css_first`` finds each, from one
-    query: its answer is in document order (a node matching two selectors twice), a
-    ``p`` can only be the author line, a ``div`` is told by its classes."""
+    ``div.notice`` in ``node`` (itself included), as ``css_first`` finds each."""
+    return _post_parts(node)[0]
+
+
+def _post_parts(node: LexborNode) -> tuple[dict[str, LexborNode], list[LexborNode]]:
+    """:func:`_parts` of ``node``, and what ``header.css(_HEADER_PARTS)`` finds in its
+    header (the "author" part), from one query: its answer is in document order (a node
+    matching two selectors twice); a ``p`` can only be the author line, a ``div`` is told
+    by its classes, anything else matched a header selector and is the header's if the
+    header is its ancestor (which then came before it)."""
     found: dict[str, LexborNode] = {}
-    for part in node.css(_PARTS):
-        if part.tag == "p":
+    in_header: list[LexborNode] = []
+    for part in node.css(_POST_QUERY):
+        tag = part.tag
+        if tag == "p":
             found.setdefault("author", part)
+            continue
+        if tag != "div":
+            header = found.get("author")
+            if header is not None and _inside(part, header.mem_id, node.mem_id):
+                in_header.append(part)
             continue
         value = part.attributes.get("class") or ""
         classes = value.split()
@@ -118,7 +179,21 @@ def _parts(node: LexborNode) -> dict[str, LexborNode]:
             if name not in found and (name in classes or (
                     name in lowered and _quirks_match(part, value, name))):
                 found[name] = part
-    return found
+    return found, in_header
+
+
+def _inside(node: LexborNode, ancestor: int, stop: int) -> bool:
+    """Whether the node with ``mem_id`` ``ancestor`` is an ancestor of ``node``, looking
+    no higher than the node ``stop`` (the post)."""
+    parent = node.parent
+    while parent is not None:
+        at = parent.mem_id
+        if at == ancestor:
+            return True
+        if at == stop:
+            return False
+        parent = parent.parent
+    return False
 
 
 def _quirks_match(node: LexborNode, value: str, name: str) -> bool:

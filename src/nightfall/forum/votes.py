@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from nightfall.forum.content import scan
+from nightfall.forum.lazy import LazyPost
 from nightfall.forum.model import Post
 from nightfall.forum.rules import VoteRules
 
@@ -25,7 +26,9 @@ class VoteMark:
 
 def vote_marks(post: Post, rules: VoteRules) -> list[VoteMark]:
     """The post's vote marks: own ones in reading order, then quoted ones."""
-    result = scan(post.content)
+    result = post.vote_scan if isinstance(post, LazyPost) else None
+    if result is None:
+        result = scan(post.content)
     own: list[VoteMark] = []
     quoted: list[VoteMark] = []
     if rules.red_votes:
