@@ -18,6 +18,10 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
         from nightfall.rulesets.island import ISLAND
 
         return ISLAND
+    from nightfall.rulefile.ruleset import SHIPPED, shipped
+
+    if ruleset_id in SHIPPED:  # a shipped rule file (docs/rules-format.md)
+        return shipped(ruleset_id)
     raise KeyError(ruleset_id)
 
 
