@@ -851,12 +851,28 @@ SHIPPED = {"changelings-data": Path(__file__).parent / "sets" / "changelings.yam
 _LOADED: dict[str, DataRuleset] = {}
 
 
-def shipped(ruleset_id: str) -> DataRuleset:
-    """A shipped rule file's rule set, compiled once per process."""
+def register(rules: DataRuleset) -> None:
+    """Make ``rules`` known by its id to :func:`nightfall.rulesets.get_ruleset` in this
+    process (the checker's bot run plays it through the simulator)."""
+    _LOADED[rules.id] = rules
+
+
+def registered(ruleset_id: str) -> DataRuleset | None:
+    """The rule set of that id read from a rule file: registered, or shipped (compiled
+    once per process), or ``None``."""
     found = _LOADED.get(ruleset_id)
-    if found is None:
+    if found is None and ruleset_id in SHIPPED:
         found = _LOADED[ruleset_id] = load_rules(SHIPPED[ruleset_id])
     return found
 
 
-__all__ = ["SHIPPED", "DataRuleset", "as_param", "compile_rules", "load_rules", "shipped"]
+def shipped(ruleset_id: str) -> DataRuleset:
+    """A shipped rule file's rule set, compiled once per process."""
+    found = registered(ruleset_id) if ruleset_id in SHIPPED else None
+    if found is None:
+        raise KeyError(ruleset_id)
+    return found
+
+
+__all__ = ["SHIPPED", "DataRuleset", "as_param", "compile_rules", "load_rules", "register",
+           "registered", "shipped"]
