@@ -421,6 +421,8 @@ class _Compiler:
     def _attr(self, base: Tree[Token], name: Token) -> _Out:
         out = self.compile(base)
         key = str(name)
+        if key.startswith("_"):  # no way into Python's own attributes
+            raise ExprError(f"there is no field {key!r}")
         record = self.scope.records.get(out.type)
         if record is not None:
             if key not in record:
@@ -454,7 +456,9 @@ class _Compiler:
 
 
 def _getitem(value: Any, key: str) -> Any:
-    return value.get(key) if isinstance(value, Mapping) else getattr(value, key, None)
+    """A field of a value the compiler could not type (a notice, a fact declared
+    ``any``): mappings only, so an expression never reaches a Python attribute."""
+    return value.get(key) if isinstance(value, Mapping) else None
 
 
 def _getattr(value: Any, key: str) -> Any:
