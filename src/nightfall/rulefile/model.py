@@ -165,7 +165,7 @@ class View(Strict):
     #: the public vote slots
     public_slots: list[str] = Field(default_factory=list)
     #: extra fields of the viewer's own entry: name -> expression over ``viewer``
-    me: dict[str, Expression] = Field(default_factory=dict)
+    me: dict[str, Expression | dict[str, Expression]] = Field(default_factory=dict)
 
 
 class Hook(Strict):

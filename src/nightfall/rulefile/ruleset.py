@@ -568,8 +568,15 @@ class DataRuleset(RulesetBase):
                                     viewer="player", p="player")
         self.status_seen = self._expr(view.status_seen, ("view", "status_seen"), "bool",
                                       viewer="player", p="player", s="status")
-        self.me_fields = {k: self._expr(v, ("view", "me", k), None, viewer="player")
-                          for k, v in view.me.items()}
+        self.me_fields: dict[str, tuple[Expr, Expr | None]] = {}
+        for key, spec in view.me.items():
+            path: tuple[str | int, ...] = ("view", "me", key)
+            if isinstance(spec, dict):  # {value: expression, if: condition}
+                self.me_fields[key] = (
+                    self._expr(spec.get("value"), (*path, "value"), None, viewer="player"),
+                    self._expr(spec.get("if", True), (*path, "if"), "bool", viewer="player"))
+            else:
+                self.me_fields[key] = (self._expr(spec, path, None, viewer="player"), None)
         self.public_statuses = frozenset(k for k, s in self.file.statuses.items() if s.public)
 
     def _compile_setup(self) -> None:

@@ -29,12 +29,11 @@ def project(rules: DataRuleset, state: GameState, viewer: str | None, gm: bool =
     for p in state.players.values():
         own = me is not None and p.name == me.name
         env = rules.env(state, viewer=viewer, p=p.name)
-        role_known = over or own or not p.alive or (
-            me is not None and bool(rules.role_seen.run(env)))
+        role_known = over or own or not p.alive or bool(rules.role_seen.run(env))
         statuses = sorted(
             s for s in p.statuses
             if over or own or s in rules.public_statuses
-            or (me is not None and bool(rules.status_seen.run({**env, "s": s}))))
+            or bool(rules.status_seen.run({**env, "s": s})))
         players.append({"name": p.name, "seat": p.seat, "description": p.description,
                         "alive": p.alive, "left": departure(p),
                         "role": p.role if role_known else None, "statuses": statuses})
@@ -56,8 +55,10 @@ def project(rules: DataRuleset, state: GameState, viewer: str | None, gm: bool =
             "name": me.name, "role": me.role, "alive": me.alive,
             "statuses": sorted(me.statuses), "notices": own_notices(state, me.name),
             "submissions": own_submissions(state, me.name),
-            **{key: to_data(expr.run(env)) for key, expr in rules.me_fields.items()},
         }
+        for key, (expr, condition) in rules.me_fields.items():
+            if condition is None or condition.run(env):
+                view["me"][key] = to_data(expr.run(env))
     if over:
         view["traces"] = trace(state)
         view["notices"] = all_notices(state)
