@@ -15,6 +15,8 @@ from typing import Any
 from nightfall.rulefile.expr import Env, Function, item_of, list_of
 
 PLAYERS, PHASE, SUBS, OPTIONS, ROLES = "players", "phase", "submissions", "options", "roles"
+#: what reads the rule set's flags other than through a fact (what a stage awaits)
+FLAG_READS = "flags"
 
 
 def _state(env: Env) -> Any:
@@ -122,7 +124,7 @@ BUILTINS: dict[str, Function] = {
                 lambda env, slot: list(_state(env).submissions_in(slot)), SUBS),
     "standing_subs": _fn((), list_of("sub"), lambda env: [
         s for s in _state(env).submissions.values() if s.standing], SUBS),
-    "awaited": _fn(("player",), list_of("slot"), _awaited, PLAYERS, PHASE, SUBS),
+    "awaited": _fn(("player",), list_of("slot"), _awaited, PLAYERS, PHASE, SUBS, FLAG_READS),
     # the phase and the options
     "phase": _fn((), "phase", _phase, PHASE),
     "option": _fn(("option",), "any", lambda env, name: _state(env).options.get(name),

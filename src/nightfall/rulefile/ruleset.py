@@ -22,6 +22,7 @@ from typing import Any
 from nightfall.engine import Command, Context, GameState, Phase, Preset
 from nightfall.engine import Ruleset as RulesetBase
 from nightfall.engine.abilities import (
+    ACTOR,
     ANY,
     Ability,
     AbilityBook,
@@ -38,9 +39,12 @@ from nightfall.engine.abilities import (
 from nightfall.engine.errors import SetupError
 from nightfall.engine.phase import ENDED, DeadlineRule
 from nightfall.engine.ruleset import Role, Step
+from nightfall.engine.state import FLAGS, PLAYERS, SUBMISSIONS, derived
+from nightfall.engine.state import PHASE as PHASE_PART
 from nightfall.engine.text import N_, Term, TermNames, Text
 from nightfall.rulefile import hooks as hook_registry
-from nightfall.rulefile.builtins import BUILTINS, PHASE, RECORDS
+from nightfall.rulefile.builtins import BUILTINS, FLAG_READS, OPTIONS, PHASE, RECORDS, SUBS
+from nightfall.rulefile.builtins import PLAYERS as READS_PLAYERS
 from nightfall.rulefile.effects import (
     EffectCompiler,
     Problem,
@@ -95,6 +99,8 @@ class CompiledStage:
     after: Run
     on_start: Run
     next: list[tuple[Expr | None, str, Expr | None]]
+    #: the parts of the state the ``awaits`` read
+    await_parts: tuple[int, ...] = (PLAYERS, PHASE_PART, SUBMISSIONS, FLAGS)
 
 
 class DataRuleset(RulesetBase):
@@ -204,6 +210,8 @@ class DataRuleset(RulesetBase):
             (self._expr(v.if_, ("victory", i, "if"), "bool"), v.faction,
              self._expr(v.winners, ("victory", i, "winners"), "list[player]"))
             for i, v in enumerate(file.victory)]
+        self.victory_parts = parts_of([e for c, _, w in self.victory for e in (c, w)]) or (
+            PLAYERS,)
         for i, v in enumerate(file.victory):
             if v.faction not in file.factions:
                 problems.append(Problem(("victory", i, "faction"),
@@ -245,6 +253,24 @@ class DataRuleset(RulesetBase):
             self.problems.append(Problem(path, str(error)))
             return
         run, names = compiled.run, tuple(p for p, _ in params)
+        if not params:
+            # a definition without parameters is a function of the parts of the state it
+            # reads: worked out once while they are unchanged (who leads, the mixed
+            # couple, the changelings' plan: asked by every player's legal list)
+            parts, key, rules = parts_of([compiled]), ("rf.define", self, name), self
+
+            def compute(state: GameState) -> Any:
+                return run(rules.env(state))
+
+            def constant(env: Env) -> Any:
+                state = env.get("$state")
+                if state is None:
+                    return run(rules.env(None))
+                return derived(state, key, parts, compute)
+
+            functions[name] = Function((), compiled.type, constant, compiled.reads,
+                                       facts=compiled.facts)
+            return
 
         def call(env: Env, *args: Any) -> Any:
             inner = {"$state": env.get("$state"), "$rules": env["$rules"],
@@ -346,7 +372,9 @@ class DataRuleset(RulesetBase):
                                                                      "UTC"),
                 awaits, [s for s in before if s is not None], [s for s in steps if s is not None],
                 self._effects(spec.after, (*path, "after")),
-                self._effects(spec.on_start, (*path, "on_start")), nexts)
+                self._effects(spec.on_start, (*path, "on_start")), nexts,
+                parts_of([e for entry in awaits or () for e in entry if isinstance(e, Expr)])
+                or (PHASE_PART,))
             self._check_order(sid, [s for s in [*before, *steps] if s is not None], path)
 
     def _await(self, entry: Mapping[str, Any], path: tuple[str | int, ...]
@@ -397,8 +425,11 @@ class DataRuleset(RulesetBase):
 
     # -- abilities -----------------------------------------------------------------------
     def _compile_abilities(self) -> None:
+        #: what each check function reads (parts of the state, and ACTOR): the engine
+        #: shares a check's verdicts between players while those parts are unchanged
+        self.check_reads: dict[object, tuple[int, ...]] = {}
         abilities = [self._ability(aid, spec) for aid, spec in self.file.abilities.items()]
-        self.book = AbilityBook(abilities)
+        self.book = AbilityBook(abilities, reads=self.check_reads)
         self.does: dict[str, Run] = {}
         variables = _COMMAND_VARS
         for aid, spec in self.file.abilities.items():
@@ -437,6 +468,7 @@ class DataRuleset(RulesetBase):
                 return left
 
             actor_checks.append(in_game)
+            self.check_reads[in_game] = (*parts_of([after]), PLAYERS, ACTOR)
             actor_checks.append(has_role)
             if window is not None:
                 test = window.run
@@ -476,7 +508,18 @@ class DataRuleset(RulesetBase):
             return None
         used = cond.variables | {v for source in check.params.values()
                                  for v in _variables(source, self.scope)}
-        test, rules = cond.run, self
+        test = cond.run
+        reads = parts_of([cond]) + ((ACTOR,) if "actor" in used else ())
+        check_fn = self._check_function(test, text, used, reads, cond)
+        if not isinstance(check_fn, (OnCommand, ForTargets)):
+            inner = check_fn.check if isinstance(check_fn, (OnTarget, OnPhase)) else check_fn
+            self.check_reads[inner] = reads
+        return check_fn
+
+    def _check_function(self, test: Callable[[Env], Any], text: Callable[[Env], Text],
+                        used: frozenset[str] | set[str], reads: tuple[int, ...], cond: Expr
+                        ) -> Check:
+        rules = self
         if used & {"command", "choice", "text", "targets"}:
             def on_command(state: GameState, ability: Ability, command: Command) -> Text | None:
                 env = rules.command_env(state, command)
@@ -518,8 +561,7 @@ class DataRuleset(RulesetBase):
             window = self.windows.get(spec.when)
             if window is None or window.reads - {PHASE} or window.facts:
                 continue
-            fake = GameState()
-            if not any(_phase_true(window, self, fake, phase) for phase in stages):
+            if not any(_phase_true(window, self, phase) for phase in stages):
                 self.problems.append(Problem(("abilities", aid, "when"),
                                              f"no stage of the schedule admits {aid!r}: "
                                              f"the ability is unreachable"))
@@ -716,6 +758,16 @@ class DataRuleset(RulesetBase):
         stage = self._stage(state.phase)
         if stage is None or stage.awaits is None:
             return None
+        wanted: frozenset[tuple[str, str]] = derived(
+            state, ("rf.wanted", self, stage.id), stage.await_parts,
+            lambda s: self._wanted(s, stage))
+        submissions = state.submissions
+        return {key for key in wanted if key not in submissions}
+
+    def _wanted(self, state: GameState, stage: CompiledStage) -> frozenset[tuple[str, str]]:
+        """Every input the stage awaits, given or not (kept while the parts of the state
+        its ``awaits`` read are unchanged)."""
+        assert stage.awaits is not None
         wanted: set[tuple[str, str]] = set()
         base = self.env(state)
         for var, over, cond, who, slot in stage.awaits:
@@ -728,10 +780,16 @@ class DataRuleset(RulesetBase):
                 env = {**base, var: name}
                 if cond is None or cond.run(env):
                     wanted.add((name, slot.run(env)))
-        submissions = state.submissions
-        return {key for key in wanted if key not in submissions}
+        return frozenset(wanted)
 
     def winner(self, state: GameState) -> tuple[str, tuple[str, ...]] | None:
+        """C1-style win conditions in order; worked out once while the parts of the state
+        they read are unchanged."""
+        found: tuple[str, tuple[str, ...]] | None = derived(
+            state, ("rf.winner", self), self.victory_parts, self._winner)
+        return found
+
+    def _winner(self, state: GameState) -> tuple[str, tuple[str, ...]] | None:
         env = self.env(state)
         for cond, faction, winners in self.victory:
             if cond.run(env):
@@ -793,6 +851,19 @@ class DataRuleset(RulesetBase):
         return tuple(self.deal_roles.run(env))
 
 
+#: the parts of the engine state (``engine/state.py``) each kind of read is in
+_PARTS = {READS_PLAYERS: PLAYERS, PHASE: PHASE_PART, OPTIONS: PHASE_PART, SUBS: SUBMISSIONS,
+          FLAG_READS: FLAGS}
+
+
+def parts_of(exprs: Sequence[Any]) -> tuple[int, ...]:
+    """The parts of the state the expressions read (facts are flags)."""
+    parts = {_PARTS[r] for e in exprs for r in e.reads if r in _PARTS}
+    if any(e.facts for e in exprs):
+        parts.add(FLAGS)
+    return tuple(sorted(parts))
+
+
 _COMMAND_VARS = {"actor": "player", "target": "player", "command": "any",
                  "targets": "list[player]", "choice": "str", "text": "str"}
 
@@ -804,7 +875,8 @@ def _variables(source: Any, scope: Scope) -> frozenset[str]:
         return frozenset()
 
 
-def _phase_true(window: Expr, rules: DataRuleset, state: GameState, phase: Phase) -> bool:
+def _phase_true(window: Expr, rules: DataRuleset, phase: Phase) -> bool:
+    state = GameState()  # a fresh state per phase: nothing remembered of another
     state.phase = phase
     return bool(window.run(rules.env(state)))
 
