@@ -172,3 +172,16 @@ def test_every_error_is_reported_not_only_the_first(tmp_path: Path) -> None:
         compile_rules(parse_source(text.encode(), "two.yaml"))
     keys = [p.key for p in caught.value.problems]
     assert keys == ["abilities.elect.checks[1].if", "abilities.vote.checks[1].if"]
+
+
+def test_a_name_another_rule_set_titles_otherwise_is_refused(tmp_path: Path) -> None:
+    """Term titles are one registry for all rule sets: a file may not retitle the role
+    another rule set (here Changelings itself) shows as "Pony"."""
+    import nightfall.rulesets.changelings  # noqa: F401  (registers its names)
+
+    path = broken(tmp_path, 'title: "Pony", text: role_pony', 'title: "Little pony", '
+                                                              'text: role_pony')
+    code, errors = check(path)
+    assert code == 2
+    assert errors[0]["key"] == "roles.pony.title"
+    assert "called 'Pony' by another rule set" in str(errors[0]["message"])

@@ -222,14 +222,31 @@ class DataRuleset(RulesetBase):
         self._check_texts()
 
     def _register_terms(self) -> None:
+        """The display names of the file's terms. The engine's registry of term names is
+        one for all rule sets (``TermNames``): a name another rule set gives another
+        title is refused, not overwritten (it would change that rule set's pages)."""
         file = self.file
-        TermNames.register("role", {k: r.title for k, r in file.roles.items()})
-        TermNames.register("faction", {k: f.title for k, f in file.factions.items()})
-        TermNames.register("status", {k: s.title for k, s in file.statuses.items()})
-        TermNames.register("cause", {k: c.title for k, c in file.causes.items()})
-        TermNames.register("draw", dict(file.draws))
-        TermNames.register("action", {k: a.title for k, a in file.abilities.items()})
-        TermNames.register("slot", dict(file.slots))
+        domains: list[tuple[str, str, dict[str, str]]] = [
+            ("role", "roles", {k: r.title for k, r in file.roles.items()}),
+            ("faction", "factions", {k: f.title for k, f in file.factions.items()}),
+            ("status", "statuses", {k: s.title for k, s in file.statuses.items()}),
+            ("cause", "causes", {k: c.title for k, c in file.causes.items()}),
+            ("draw", "draws", dict(file.draws)),
+            ("action", "abilities", {k: a.title for k, a in file.abilities.items()}),
+            ("slot", "slots", dict(file.slots)),
+            ("step", "steps", {k: s.title for k, s in file.steps.items()}),
+        ]
+        for domain, key, names in domains:
+            for name, title in names.items():
+                known = TermNames.known(Term(domain, name))
+                if known is not None and known != title:
+                    path: tuple[str | int, ...] = (key, name) if key in ("draws", "slots") else (
+                        key, name, "title")
+                    self.problems.append(Problem(path, f"the {domain} {name!r} is called "
+                                                       f"{known!r} by another rule set"))
+        if not self.problems:
+            for domain, _, names in domains:
+                TermNames.register(domain, names)
 
     def _define(self, head: str, body: Any, functions: dict[str, Function]) -> None:
         match = _DEFINITION.match(head.replace(" ", ""))
