@@ -148,3 +148,24 @@ def test_views_are_the_python_plugins_along_a_game() -> None:
                 assert data.view(name) == expected, (index, name)
                 compared += 1
     assert compared > 50
+
+
+def test_the_file_cites_only_rules_of_the_restatement_and_orders_the_night_by_c15() -> None:
+    """docs/rules/changelings.md is checked against the file: every rule the file cites
+    is a rule (or section) of the restatement, and night 2 resolves in the order of C15
+    (steps C15.1 to C15.11)."""
+    import re
+
+    doc = (Path(__file__).parents[2] / "docs" / "rules" / "changelings.md").read_text(
+        encoding="utf-8")
+    known = set(re.findall(r"\*\*(C[0-9.]+)\*\*", doc)) | set(re.findall(r"^## (C\d+) ", doc,
+                                                                          re.MULTILINE))
+    assert "the code labels them C15.1–C15.11" in doc
+    known |= {f"C15.{i}" for i in range(1, 12)}
+    file = DATA.file
+    cited = {r.rule for r in file.roles.values()} | {a.rule for a in file.abilities.values()}
+    cited |= {s.rule for s in file.steps.values()} | {v.rule for v in file.victory}
+    cited |= {f.rule for f in file.facts.values()}
+    assert cited - known == set()
+    night = file.schedule.stages["night/2"].steps
+    assert [file.steps[str(s)].rule for s in night] == [f"C15.{i}" for i in range(1, 12)]

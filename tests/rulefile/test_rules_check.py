@@ -185,3 +185,12 @@ def test_a_name_another_rule_set_titles_otherwise_is_refused(tmp_path: Path) -> 
     assert code == 2
     assert errors[0]["key"] == "roles.pony.title"
     assert "called 'Pony' by another rule set" in str(errors[0]["message"])
+
+
+def test_a_stage_after_which_play_may_go_nowhere(tmp_path: Path) -> None:
+    path = broken(tmp_path, "        - {go: night/1}\n    day/2:",
+                  "        - {go: night/1, if: \"not skipping\"}\n    day/2:")
+    code, errors = check(path)
+    assert code == 2
+    assert errors[0]["key"] == "schedule.stages.day/1.next"
+    assert "play must go on somewhere" in str(errors[0]["message"])

@@ -384,6 +384,9 @@ class DataRuleset(RulesetBase):
                     if key not in ("go", "if", "number"):
                         problems.append(Problem((*where, key), f"unknown key {key!r}"))
                 nexts.append((cond, str(go), number))
+            if not spec.next or "if" in spec.next[-1]:
+                problems.append(Problem((*path, "next"), "the last entry of next needs no "
+                                                         "'if': play must go on somewhere"))
             self.stages[(spec.kind, spec.stage)] = CompiledStage(
                 sid, spec.kind, spec.stage, spec.label, DeadlineRule(at, spec.deadline.days,
                                                                      "UTC"),
@@ -687,8 +690,8 @@ class DataRuleset(RulesetBase):
                 kind, _, part = go.partition("/")
                 value = number.run(env) if number is not None else state.phase.number
                 return Phase(kind, int(value), int(part))
-        raise SetupError(N_("The schedule has no stage after {phase}."),
-                         phase=state.phase_label)
+        # unreachable: the checker refuses a stage whose last ``next`` has an ``if``
+        raise RuntimeError(f"the schedule has no stage after {state.phase_label}")
 
     def phase_label(self, phase: Phase) -> str:
         stage = self._stage(phase)
