@@ -270,12 +270,11 @@ class DataRuleset(RulesetBase):
             self.problems.append(Problem(path, str(error)))
             return
         run, names = compiled.run, tuple(p for p, _ in params)
+        parts, key, rules = parts_of([compiled]), ("rf.define", self, name), self
         if not params:
             # a definition without parameters is a function of the parts of the state it
             # reads: worked out once while they are unchanged (who leads, the mixed
             # couple, the changelings' plan: asked by every player's legal list)
-            parts, key, rules = parts_of([compiled]), ("rf.define", self, name), self
-
             def compute(state: GameState) -> Any:
                 return run(rules.env(state))
 
@@ -289,11 +288,30 @@ class DataRuleset(RulesetBase):
                                        facts=compiled.facts)
             return
 
+        parts, key, rules = parts_of([compiled]), ("rf.define", self, name), self
+
+        def fresh(state: GameState) -> dict[Any, Any]:
+            return {}
+
         def call(env: Env, *args: Any) -> Any:
-            inner = {"$state": env.get("$state"), "$rules": env["$rules"],
-                     "$facts": env["$facts"]}
+            state = env.get("$state")
+            # the answers for given arguments are kept while the parts of the state the
+            # definition reads are unchanged (``team(p)`` is asked for every target of
+            # every list); arguments that are lists are not kept
+            known = derived(state, key, parts, fresh) if state is not None else None
+            if known is not None:
+                try:
+                    return known[args]
+                except KeyError:
+                    pass
+                except TypeError:  # an unhashable argument
+                    known = None
+            inner = {"$state": state, "$rules": rules, "$facts": rules.facts}
             inner.update(zip(names, args, strict=True))
-            return run(inner)
+            value = run(inner)
+            if known is not None:
+                known[args] = value
+            return value
 
         functions[name] = Function(tuple(k for _, k in params), compiled.type, call,
                                    compiled.reads, facts=compiled.facts)
