@@ -67,8 +67,11 @@ class Usage:
     calls: set[str] = field(default_factory=set)
     texts: set[str] = field(default_factory=set)
     hooks: set[str] = field(default_factory=set)
+    #: the statuses it sets or clears (their ``on_status`` triggers run)
+    statuses: set[str] = field(default_factory=set)
 
     def merge(self, other: Usage) -> None:
+        self.statuses |= other.statuses
         self.reads |= other.reads
         self.writes |= other.writes
         self.calls |= other.calls
@@ -376,10 +379,13 @@ class EffectCompiler:
         present = bool(item.get("present", True))
         if status is None or who is None:
             return _nothing
+        usage.statuses.add(status)
         w = who.run
 
         def run(env: Env) -> None:
-            env["$ctx"].emit(StatusChanged(w(env), status, present))
+            player = w(env)
+            env["$ctx"].emit(StatusChanged(player, status, present))
+            env["$rules"].status_changed(env["$ctx"], player, status, present)
 
         return run
 

@@ -200,6 +200,8 @@ class RuleFile(Strict):
     on_ended: Effects = Field(default_factory=list)
     on_skip: Effects = Field(default_factory=list)
     on_departure: Effects = Field(default_factory=list)
+    #: status -> effects run right after an effect of the file sets or clears it
+    on_status: dict[str, Effects] = Field(default_factory=dict)
     victory: list[Victory]
     notices: dict[str, list[NoticeText]] = Field(default_factory=dict)
     view: View = Field(default_factory=View)

@@ -204,6 +204,19 @@ class DataRuleset(RulesetBase):
         self.on_skip = self._effects(file.on_skip, ("on_skip",))
         self.on_leave = self._effects(file.on_departure, ("on_departure",),
                                       player="player", cause="cause")
+        self.status_usage: dict[str, Usage] = {}
+        self.on_status: dict[str, Run] = {}
+        for status, effects in file.on_status.items():
+            if status not in file.statuses:
+                problems.append(Problem(("on_status", status), f"unknown status {status!r}"))
+                continue
+            usage = Usage()
+            self.on_status[status] = self.effects.effects(
+                effects, self.scope.with_vars(player="player", present="bool"),
+                ("on_status", status), usage)
+            self._close_usage(usage)
+            self.status_usage[status] = usage
+        self._check_status_cycles()
         self._compile_schedule()
         self._compile_abilities()
         self.victory = [
@@ -332,6 +345,30 @@ class DataRuleset(RulesetBase):
                 if name not in seen:
                     seen.add(name)
                     stack.extend(graph.get(name, ()))
+
+    def _check_status_cycles(self) -> None:
+        """Trigger cycles: a status trigger that (through the triggers it sets off) sets
+        its own status again would never end."""
+        graph = {status: usage.statuses for status, usage in self.status_usage.items()}
+        for start in graph:
+            seen: set[str] = set()
+            stack = list(graph[start])
+            while stack:
+                status = stack.pop()
+                if status == start:
+                    self.problems.append(Problem(("on_status", start),
+                                                 f"the trigger of {start!r} sets {start!r} "
+                                                 f"again (a cycle)"))
+                    break
+                if status not in seen:
+                    seen.add(status)
+                    stack.extend(graph.get(status, ()))
+
+    def status_changed(self, ctx: Context, player: str, status: str, present: bool) -> None:
+        """Run the ``on_status`` trigger of ``status`` (right after the change)."""
+        run = self.on_status.get(status)
+        if run is not None:
+            self._run(run, self.ctx_env(ctx, player=player, present=present))
 
     def _close_usage(self, usage: Usage) -> None:
         """A step's usage with that of every procedure it calls."""
