@@ -157,6 +157,24 @@ class Deal(Strict):
     roles: Expression
 
 
+class Note(Strict):
+    """A line of a viewer's notes: ``text`` when ``if`` holds (for each ``for`` in ``in``)."""
+
+    text: str
+    if_: Expression = Field(default=True, alias="if")
+    for_: str | None = Field(default=None, alias="for")
+    in_: Expression | None = Field(default=None, alias="in")
+    params: dict[str, Expression] = Field(default_factory=dict)
+
+
+class Notes(Strict):
+    """Sentences of the viewer's own entry (e.g. what his team's choices mean): shown,
+    as a list, only when ``if`` holds for the viewer."""
+
+    if_: Expression = Field(default=True, alias="if")
+    lines: list[Note]
+
+
 class View(Strict):
     #: whether ``viewer`` sees the role of ``p`` (besides his own, the departed ones)
     role_seen: Expression = False
@@ -166,6 +184,8 @@ class View(Strict):
     public_slots: list[str] = Field(default_factory=list)
     #: extra fields of the viewer's own entry: name -> expression over ``viewer``
     me: dict[str, Expression | dict[str, Expression]] = Field(default_factory=dict)
+    #: lists of sentences in the viewer's own entry, by field name
+    notes: dict[str, Notes] = Field(default_factory=dict)
 
 
 class Hook(Strict):

@@ -695,6 +695,26 @@ class DataRuleset(RulesetBase):
             else:
                 self.me_fields[key] = (self._expr(spec, path, None, viewer="player"), None)
         self.public_statuses = frozenset(k for k, s in self.file.statuses.items() if s.public)
+        self.notes: dict[str, tuple[Expr, list[tuple[str | None, Expr | None, Expr,
+                                                     Callable[[Env], Text]]]]] = {}
+        for field_name, notes in view.notes.items():
+            path = ("view", "notes", field_name)
+            shown = self._expr(notes.if_, (*path, "if"), "bool", viewer="player")
+            lines = []
+            for i, note in enumerate(notes.lines):
+                where = (*path, "lines", i)
+                variables = {"viewer": "player"}
+                over = None
+                if note.for_ is not None:
+                    over = self._expr(note.in_, (*where, "in"), "list", viewer="player")
+                    variables[note.for_] = (over.type[5:-1] if over.type.startswith("list[")
+                                            else "any")
+                cond = self._expr(note.if_, (*where, "if"), "bool", **variables)
+                text = self.effects.text(note.text, note.params,
+                                         self.scope.with_vars(**variables), where, Usage())
+                if text is not None:
+                    lines.append((note.for_, over, cond, text))
+            self.notes[field_name] = (shown, lines)
 
     def _compile_setup(self) -> None:
         deal = self.file.deal

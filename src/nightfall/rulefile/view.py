@@ -21,6 +21,17 @@ if TYPE_CHECKING:
     from nightfall.rulefile.ruleset import DataRuleset
 
 
+def _notes(env: dict[str, Any], lines: list[Any]) -> list[Any]:
+    """The sentences of a viewer's notes, in order (a line with ``for``: one per item)."""
+    found = []
+    for var, over, cond, text in lines:
+        for value in (over.run(env) or ()) if over is not None else (None,):
+            inner = {**env, var: value} if var is not None else env
+            if cond.run(inner):
+                found.append(text(inner))
+    return found
+
+
 def project(rules: DataRuleset, state: GameState, viewer: str | None, gm: bool = False
             ) -> dict[str, Any]:
     me = state.players.get(viewer) if viewer is not None else None
@@ -59,6 +70,9 @@ def project(rules: DataRuleset, state: GameState, viewer: str | None, gm: bool =
         for key, (expr, condition) in rules.me_fields.items():
             if condition is None or condition.run(env):
                 view["me"][key] = to_data(expr.run(env))
+        for key, (shown, lines) in rules.notes.items():
+            if shown.run(env):
+                view["me"][key] = [to_data(text) for text in _notes(env, lines)]
     if over:
         view["traces"] = trace(state)
         view["notices"] = all_notices(state)
