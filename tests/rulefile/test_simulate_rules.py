@@ -39,4 +39,5 @@ def test_a_broken_rule_file_is_refused_by_key_and_line(tmp_path: Path) -> None:
                              str(path), "--games", "2", "--quiet"],
                             capture_output=True, text=True, timeout=300, check=False)
     assert result.returncode == 2
-    assert "key 'abilities.love.tragets' (line 364)" in result.stderr
+    line = path.read_text(encoding="utf-8").splitlines().index("    tragets: 2") + 1
+    assert f"key 'abilities.love.tragets' (line {line})" in result.stderr
