@@ -12,6 +12,7 @@ from rich.console import Console
 import nightfall.cli.game_forum  # noqa: F401  (registers `game forum`)
 from nightfall.cli.game import game_app
 from nightfall.cli.notify import deliver
+from nightfall.cli.rules import rules_app
 from nightfall.cli.serve import serve
 from nightfall.cli.simulate import simulate, sweep
 from nightfall.cli.votecount import votecount
@@ -24,6 +25,7 @@ scenario_app = typer.Typer(help="Run rule scenarios (YAML).", no_args_is_help=Tr
                           rich_markup_mode="markdown")
 app.add_typer(scenario_app, name="scenario")
 app.add_typer(game_app, name="game")
+app.add_typer(rules_app, name="rules")
 app.command("votecount")(votecount)
 app.command("simulate")(simulate)
 app.command("sweep")(sweep)

@@ -15,7 +15,7 @@ import os
 import shlex
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -87,6 +87,9 @@ def _parse_bots(spec: str, locale: str) -> dict[str, str]:
 def simulate(
     ruleset: Annotated[str, typer.Option(help="Rule set: changelings or island.")
                        ] = "changelings",
+    rules: Annotated[Path | None, typer.Option(
+        "--rules", help="A rule file (docs/rules-format.md) to play instead of --ruleset; "
+                        "its first preset unless --preset or --setup says otherwise.")] = None,
     preset: Annotated[
         list[str] | None,
         typer.Option(help="Preset to play (repeatable; 'all': every preset of the rule set). "
@@ -143,6 +146,9 @@ def simulate(
 
     console = _report_console()
     kinds = _parse_bots(bots, locale)
+    first_preset = "canterlot-15" if ruleset == "changelings" else "island-12"
+    if rules is not None:
+        ruleset, first_preset = _rule_file(rules, locale)
     try:
         setups: list[Setup] = []
         comparison: tuple[int, int] | None = None
@@ -152,8 +158,11 @@ def simulate(
         setups += [load_setup(path) for path in setup or ()]
         wanted = list(preset or ())
         if not setups and not wanted:
-            wanted = ["canterlot-15" if ruleset == "changelings" else "island-12"]
+            wanted = [first_preset]
         for name in wanted:
+            if rules is not None:
+                setups += _file_setups(ruleset, name, locale)
+                continue
             names = preset_ids(ruleset) if name == "all" else [name]
             setups += [preset_setup(ruleset, n) for n in names]
     except SetupError as error:
@@ -191,6 +200,39 @@ def simulate(
         from nightfall.sim.html import render_html
 
         html_file.write_text(render_html(report, locale), encoding="utf-8")
+
+
+def _rule_file(path: Path, locale: str) -> tuple[str, str]:
+    """``--rules``: the file checked (exit 2 with its first error by key and line) and
+    registered for the simulator; its id and first preset. The local backend's forked
+    workers inherit it."""
+    from nightfall.rulefile.load import RuleFileError
+    from nightfall.rulefile.ruleset import load_rules, register
+
+    try:
+        loaded = load_rules(path)
+    except RuleFileError as error:
+        _fail(f"{path}: {error.problems[0]}", locale, "--rules")
+    register(loaded)
+    presets = list(loaded.presets())
+    if not presets:
+        _fail(f"{path}: the rule file has no preset; give --setup", locale, "--rules")
+    return loaded.id, presets[0]
+
+
+def _file_setups(ruleset: str, name: str, locale: str) -> list[Any]:
+    """The setups of a registered rule file's preset ``name`` (``all``: every preset)."""
+    from nightfall.rulesets import get_ruleset
+    from nightfall.sim.setup import Setup
+
+    presets = get_ruleset(ruleset).presets()
+    names = list(presets) if name == "all" else [name]
+    for wanted in names:
+        if wanted not in presets:
+            _fail(f"{ruleset} has no preset {wanted!r} (known: {', '.join(presets)})", locale,
+                  "--preset")
+    return [Setup(n, ruleset, tuple(presets[n].roles), dict(presets[n].options), n)
+            for n in names]
 
 
 def _command(ruleset: str, preset: list[str] | None, setup: list[Path] | None,

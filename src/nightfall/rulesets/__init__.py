@@ -18,6 +18,11 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
         from nightfall.rulesets.island import ISLAND
 
         return ISLAND
+    from nightfall.rulefile.ruleset import registered
+
+    found = registered(ruleset_id)  # a rule file (docs/rules-format.md)
+    if found is not None:
+        return found
     raise KeyError(ruleset_id)
 
 

@@ -6,7 +6,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from nightfall.engine import N_, Command, Game, NightfallError, Rejected, SetupError, render
+from nightfall.engine import (
+    N_,
+    Command,
+    Game,
+    NightfallError,
+    Rejected,
+    Ruleset,
+    SetupError,
+    render,
+)
 from nightfall.rulesets import get_ruleset, new_game
 from nightfall.scenario.loader import LoadedScenario, ScenarioError, load_scenario
 from nightfall.scenario.model import CommandStep, ExpectBlock, ExpectStep, GmStep
@@ -30,17 +39,20 @@ class ScenarioResult:
         return {"ok": self.ok, "failures": self.failures, "state": self.state}
 
 
-def run_file(path: str | Path) -> ScenarioResult:
-    """Load and run a file; raises :class:`ScenarioError` if the file is invalid."""
-    return run_scenario(load_scenario(path))
+def run_file(path: str | Path, ruleset: Ruleset | None = None) -> ScenarioResult:
+    """Load and run a file; raises :class:`ScenarioError` if the file is invalid.
+    ``ruleset``: play it with this rule set instead of the one the file names (a data
+    rule set of the same rules, ``nightfall.rulefile``)."""
+    return run_scenario(load_scenario(path), ruleset)
 
 
-def build_game(loaded: LoadedScenario) -> Game:
+def build_game(loaded: LoadedScenario, ruleset: Ruleset | None = None) -> Game:
     spec = loaded.scenario
-    scripted = get_ruleset(spec.ruleset).scenario_options
+    scripted = (ruleset or get_ruleset(spec.ruleset)).scenario_options
     options = {"early_close": False, **scripted, **spec.options}
     try:
-        game = new_game(spec.ruleset, spec.seed, options, spec.locale)
+        game = (Game.new(ruleset, spec.seed, options, spec.locale) if ruleset is not None
+                else new_game(spec.ruleset, spec.seed, options, spec.locale))
     except SetupError as error:  # an option value the game cannot be played with
         raise ScenarioError(f"{loaded.path}: key 'options': {error}") from None
     for player in spec.players:
@@ -54,9 +66,9 @@ def build_game(loaded: LoadedScenario) -> Game:
     return game
 
 
-def run_scenario(loaded: LoadedScenario) -> ScenarioResult:
+def run_scenario(loaded: LoadedScenario, ruleset: Ruleset | None = None) -> ScenarioResult:
     try:
-        game = build_game(loaded)
+        game = build_game(loaded, ruleset)
     except NightfallError as error:
         raise ScenarioError(f"{loaded.path}: key 'players': {error}") from None
     result = ScenarioResult(loaded.path, ok=True)

@@ -1,0 +1,166 @@
+"""The closed set of functions a rule file's expressions may call.
+
+Each reads the game through the environment (``env["$state"]``, the
+:class:`~nightfall.engine.state.GameState`) and never changes it: changes are effects
+(``effects.py``). ``reads`` names the part of the game a function looks at; the
+validator uses it to tell an actor check from one that reads the submissions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from nightfall.rulefile.expr import Env, Function, item_of, list_of
+
+PLAYERS, PHASE, SUBS, OPTIONS, ROLES = "players", "phase", "submissions", "options", "roles"
+#: what reads the rule set's flags other than through a fact (what a stage awaits)
+FLAG_READS = "flags"
+
+
+def _state(env: Env) -> Any:
+    return env["$state"]
+
+
+def _rules(env: Env) -> Any:
+    return env["$rules"]
+
+
+def _same(types: Sequence[str]) -> str:
+    return types[0] if types else "any"
+
+
+def _item(types: Sequence[str]) -> str:
+    return item_of(types[0]) if types else "any"
+
+
+def _unique(values: list[Any]) -> list[Any]:
+    found: list[Any] = []
+    for value in values:
+        if value not in found:
+            found.append(value)
+    return found
+
+
+def _tally(ballots: Mapping[str, str]) -> dict[str, int]:
+    return dict(Counter(ballots.values()))
+
+
+def _plus_one(tally: Mapping[str, int], extra: Sequence[str]) -> dict[str, int]:
+    counter = Counter(tally)
+    for name in extra:
+        counter[name] += 1
+    return dict(counter)
+
+
+def _phase(env: Env) -> Any:
+    return _state(env).phase
+
+
+def _awaited(env: Env, player: str) -> list[str]:
+    awaited = _rules(env).awaiting_inputs(_state(env)) or set()
+    return sorted(slot for name, slot in awaited if name == player)
+
+
+def _role(env: Env, player: str | None) -> str | None:
+    found = _state(env).players.get(player) if player is not None else None
+    return found.role if found is not None else None
+
+
+def _faction_of(env: Env, role: str | None) -> str | None:
+    spec = _rules(env).file.roles.get(role) if role is not None else None
+    return spec.faction if spec is not None else None
+
+
+def _has(env: Env, player: str | None, status: str) -> bool:
+    found = _state(env).players.get(player) if player is not None else None
+    return found is not None and status in found.statuses
+
+
+def _tagged(env: Env, role: str | None, tag: str) -> bool:
+    spec = _rules(env).file.roles.get(role) if role is not None else None
+    return spec is not None and tag in spec.tags
+
+
+def _sub(env: Env, player: str | None, slot: str) -> Any:
+    return _state(env).submissions.get((player, slot)) if player is not None else None
+
+
+def _strip(env: Env, text: str | None) -> str:
+    return (text or "").strip()
+
+
+def _fn(params: tuple[str, ...], result: str | Callable[[Sequence[str]], str],
+        run: Callable[..., Any], *reads: str, varargs: bool = False) -> Function:
+    return Function(params, result, run, frozenset(reads), varargs)
+
+
+BUILTINS: dict[str, Function] = {
+    # the players
+    "alive": _fn((), list_of("player"), lambda env: _state(env).alive(), PLAYERS),
+    "players": _fn((), list_of("player"), lambda env: list(_state(env).players), PLAYERS),
+    "is_alive": _fn(("player",), "bool", lambda env, p: _state(env).is_alive(p), PLAYERS),
+    "role": _fn(("player",), "role", _role, PLAYERS),
+    "faction": _fn(("player",), "faction",
+                   lambda env, p: _faction_of(env, _role(env, p)), PLAYERS),
+    "has": _fn(("player", "status"), "bool", _has, PLAYERS),
+    "has_tag": _fn(("player", "tag"), "bool",
+                   lambda env, p, t: _tagged(env, _role(env, p), t), PLAYERS),
+    "left_during": _fn(("player", "str", "int"), "bool", lambda env, p, kind, number: (
+        _state(env).players[p].left_phase == f"{kind} {number}"), PLAYERS),
+    "winner": _fn((), "faction", lambda env: _state(env).winner or "draw", PLAYERS),
+    "winners": _fn((), list_of("player"), lambda env: list(_state(env).winners), PLAYERS),
+    # the role table (no game state)
+    "roles": _fn((), list_of("role"), lambda env: list(_rules(env).file.roles)),
+    "faction_of": _fn(("role",), "faction", _faction_of),
+    "tagged": _fn(("role", "tag"), "bool", _tagged),
+    "special": _fn(("role",), "bool",
+                   lambda env, r: bool(r in _rules(env).file.roles
+                                       and _rules(env).file.roles[r].special)),
+    # the round's inputs
+    "sub": _fn(("player", "slot"), "sub", _sub, SUBS),
+    "subs": _fn(("slot",), list_of("sub"),
+                lambda env, slot: list(_state(env).submissions_in(slot)), SUBS),
+    "standing_subs": _fn((), list_of("sub"), lambda env: [
+        s for s in _state(env).submissions.values() if s.standing], SUBS),
+    "awaited": _fn(("player",), list_of("slot"), _awaited, PLAYERS, PHASE, SUBS, FLAG_READS),
+    # the phase and the options
+    "phase": _fn((), "phase", _phase, PHASE),
+    "option": _fn(("option",), "any", lambda env, name: _state(env).options.get(name),
+                  OPTIONS),
+    # lists and numbers
+    "len": _fn(("any",), "int", lambda env, xs: len(xs or ())),
+    "some": _fn(("list",), "bool", lambda env, xs: bool(xs)),
+    "first": _fn(("list",), _item, lambda env, xs: xs[0] if xs else None),
+    "unique": _fn(("list",), _same, lambda env, xs: _unique(list(xs))),
+    "sorted": _fn(("list",), _same, lambda env, xs: sorted(xs)),
+    "take": _fn(("list", "int"), _same, lambda env, xs, n: list(xs[:n])),
+    "repeat": _fn(("any", "int"), lambda ts: list_of(ts[0]), lambda env, x, n: [x] * n),
+    "replace": _fn(("list", "any", "any"), _same,
+                   lambda env, xs, a, b: [b if x == a else x for x in xs]),
+    "without": _fn(("list", "any"), _same, lambda env, xs, a: [x for x in xs if x != a]),
+    "max": _fn(("int", "int"), "int", lambda env, a, b: max(a, b)),
+    "min": _fn(("int", "int"), "int", lambda env, a, b: min(a, b)),
+    "max_of": _fn(("list[int]",), "int", lambda env, xs: max(xs) if xs else 0),
+    "values": _fn(("map",), lambda ts: list_of(ts[0][4:-1].split(",", 1)[1])
+                  if ts[0].startswith("map[") else "list[any]",
+                  lambda env, m: list(m.values())),
+    "get": _fn(("map", "any", "any"), "any", lambda env, m, k, d: m.get(k, d)),
+    "tally": _fn(("map",), "map[player,int]", lambda env, m: _tally(m)),
+    "plus_one": _fn(("map", "list[player]"), "map[player,int]",
+                    lambda env, m, xs: _plus_one(m, xs)),
+    "strip": _fn(("str",), "str", _strip),
+    # casts: a string read from a submission's choice is a role
+    "to_role": _fn(("str",), "role", lambda env, x: x),
+    "to_action": _fn(("str",), "action", lambda env, x: x),
+    "to_cause": _fn(("str",), "cause", lambda env, x: x),
+    "to_faction": _fn(("str",), "faction", lambda env, x: x),
+}
+
+#: the fields of an engine submission and of the phase, as record types
+RECORDS: dict[str, dict[str, str]] = {
+    "sub": {"player": "player", "action": "action", "slot": "slot", "target": "player",
+            "targets": list_of("player"), "choice": "str", "text": "str", "standing": "bool"},
+    "phase": {"kind": "str", "number": "int", "stage": "int", "label": "str"},
+}

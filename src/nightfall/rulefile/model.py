@@ -1,0 +1,229 @@
+"""The shape of a rule file (``format: nightfall-rules/1``) as pydantic models.
+
+The models check the structure: keys, their types, required fields; an unknown key is an
+error (a misspelt ``tragets:`` must not be ignored). Expressions and effect lists are
+kept as written (strings, lists of mappings) and compiled by :mod:`.compile`, which
+knows the names the file declares; see docs/rules-format.md for every key.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+FORMAT = "nightfall-rules/1"
+
+#: an expression in the rule file's language (``expr.py``); YAML may read ``true``/``1``
+Expression = str | bool | int
+#: an effect list: each item a mapping with one effect keyword (see ``effects.py``)
+Effects = list[dict[str, Any]]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Option(Strict):
+    default: bool | int | str
+    title: str = ""
+
+
+class Faction(Strict):
+    title: str
+
+
+class RoleSpec(Strict):
+    faction: str
+    rule: str
+    title: str
+    #: what the holder reads about his role (a text key)
+    text: str | None = None
+    special: bool = True
+    tags: list[str] = Field(default_factory=list)
+
+
+class Named(Strict):
+    title: str
+    public: bool = False
+
+
+class FactSpec(Strict):
+    """A fact the rule set remembers between stages: an engine flag under ``key``
+    (``key`` + the player's name for a fact kept per player)."""
+
+    key: str
+    type: str
+    per_player: bool = False
+    #: ``resolution``: a fact only this stage's resolution writes and reads (the
+    #: validator refuses a step that reads it before the step that writes it); ``game``:
+    #: kept between stages (a step may read last night's value before it is rewritten)
+    lasts: Literal["game", "resolution"] = "game"
+    rule: str = ""
+
+
+class Check(Strict):
+    """A refusal: when ``if`` holds, the command is refused with the text ``refuse``."""
+
+    refuse: str
+    if_: Expression = Field(alias="if")
+    params: dict[str, Expression] = Field(default_factory=dict)
+
+
+class AbilitySpec(Strict):
+    rule: str
+    title: str
+    slot: str = ""
+    #: role ids or ``tag:NAME``; empty: every player
+    who: list[str] = Field(default_factory=list)
+    #: a window of ``schedule.windows`` (``always``: any time)
+    when: str = "always"
+    targets: Literal[0, 1, 2, "any"] = 1
+    self_target: bool = True
+    standing: bool = False
+    #: a departed player may still use it while this holds (C2.7 exceptions)
+    after_leaving: Expression = False
+    #: the generic checks (in the game, the role, the window); ``false`` for ``pass``
+    generic: bool = True
+    checks: list[Check] = Field(default_factory=list)
+    choices: Expression | None = None
+    offered: bool = True
+    #: what the command does once accepted (default: it is submitted in its slot)
+    does: Effects = Field(default_factory=lambda: [{"submit": True}])
+
+
+class Deadline(Strict):
+    at: str
+    days: int = 0
+
+
+class StageSpec(Strict):
+    kind: Literal["day", "night"]
+    stage: int = 1
+    label: str
+    deadline: Deadline
+    #: which inputs the stage awaits before it may close early; ``null``: never early
+    awaits: list[dict[str, Any]] | None = None
+    #: the resolution: step ids in order; ``before``: conditional steps numbered 0
+    before: list[dict[str, Any]] = Field(default_factory=list)
+    steps: list[str | dict[str, Any]] = Field(default_factory=list)
+    after: Effects = Field(default_factory=list)
+    on_start: Effects = Field(default_factory=list)
+    #: where play goes when the stage ends: the first entry whose ``if`` holds
+    next: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class Schedule(Strict):
+    first: str
+    windows: dict[str, Expression] = Field(default_factory=dict)
+    stages: dict[str, StageSpec]
+
+
+class StepSpec(Strict):
+    rule: str
+    title: str
+    reads: list[str] = Field(default_factory=list)
+    writes: list[str] = Field(default_factory=list)
+    do: Effects
+
+
+class Procedure(Strict):
+    params: dict[str, str] = Field(default_factory=dict)
+    do: Effects
+
+
+class Victory(Strict):
+    if_: Expression = Field(alias="if")
+    faction: str
+    winners: Expression
+    rule: str = ""
+
+
+class NoticeText(Strict):
+    text: str
+    if_: Expression = Field(default=True, alias="if")
+    params: dict[str, Expression] = Field(default_factory=dict)
+
+
+class Preset(Strict):
+    roles: list[str]
+    description: str = ""
+
+
+class Deal(Strict):
+    min_players: int
+    max_players: int
+    let: dict[str, Expression] = Field(default_factory=dict)
+    roles: Expression
+
+
+class Note(Strict):
+    """A line of a viewer's notes: ``text`` when ``if`` holds (for each ``for`` in ``in``)."""
+
+    text: str
+    if_: Expression = Field(default=True, alias="if")
+    for_: str | None = Field(default=None, alias="for")
+    in_: Expression | None = Field(default=None, alias="in")
+    params: dict[str, Expression] = Field(default_factory=dict)
+
+
+class Notes(Strict):
+    """Sentences of the viewer's own entry (e.g. what his team's choices mean): shown,
+    as a list, only when ``if`` holds for the viewer."""
+
+    if_: Expression = Field(default=True, alias="if")
+    lines: list[Note]
+
+
+class View(Strict):
+    #: whether ``viewer`` sees the role of ``p`` (besides his own, the departed ones)
+    role_seen: Expression = False
+    #: whether ``viewer`` sees the status ``s`` of ``p`` (besides public statuses)
+    status_seen: Expression = False
+    #: the public vote slots
+    public_slots: list[str] = Field(default_factory=list)
+    #: extra fields of the viewer's own entry: name -> expression over ``viewer``
+    me: dict[str, Expression | dict[str, Expression]] = Field(default_factory=dict)
+    #: lists of sentences in the viewer's own entry, by field name
+    notes: dict[str, Notes] = Field(default_factory=dict)
+
+
+class Hook(Strict):
+    version: int
+
+
+class RuleFile(Strict):
+    format: Literal["nightfall-rules/1"]
+    id: str
+    title: str
+    languages: list[str] = Field(default_factory=list)
+    min_players: int = 3
+    max_players: int = 60
+    hooks: dict[str, Hook] = Field(default_factory=dict)
+    options: dict[str, Option] = Field(default_factory=dict)
+    scenario_options: dict[str, bool | int | str] = Field(default_factory=dict)
+    factions: dict[str, Faction]
+    roles: dict[str, RoleSpec]
+    statuses: dict[str, Named] = Field(default_factory=dict)
+    causes: dict[str, Named] = Field(default_factory=dict)
+    draws: dict[str, str] = Field(default_factory=dict)
+    slots: dict[str, str] = Field(default_factory=dict)
+    records: dict[str, dict[str, str]] = Field(default_factory=dict)
+    facts: dict[str, FactSpec] = Field(default_factory=dict)
+    define: dict[str, Expression] = Field(default_factory=dict)
+    texts: dict[str, str] = Field(default_factory=dict)
+    abilities: dict[str, AbilitySpec]
+    schedule: Schedule
+    steps: dict[str, StepSpec] = Field(default_factory=dict)
+    procedures: dict[str, Procedure] = Field(default_factory=dict)
+    on_begin: Effects = Field(default_factory=list)
+    on_ended: Effects = Field(default_factory=list)
+    on_skip: Effects = Field(default_factory=list)
+    on_departure: Effects = Field(default_factory=list)
+    #: status -> effects run right after an effect of the file sets or clears it
+    on_status: dict[str, Effects] = Field(default_factory=dict)
+    victory: list[Victory]
+    notices: dict[str, list[NoticeText]] = Field(default_factory=dict)
+    view: View = Field(default_factory=View)
+    presets: dict[str, Preset] = Field(default_factory=dict)
+    deal: Deal | None = None

@@ -1,0 +1,1052 @@
+"""A rule set read from a rule file: the engine's plugin interface (``engine/ruleset.py``)
+implemented by interpreting the file's compiled declarations.
+
+Compiling (:func:`compile_rules`) checks every name, type and expression and collects
+every problem with its key and line (``RuleFileError``); a rule set that compiles runs
+its abilities through the engine's own :class:`~nightfall.engine.abilities.AbilityBook`
+(so the legal list is exactly what the command path accepts) and its resolution
+through ``Context.run_steps`` (so the trace is the engine's).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import time
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from nightfall.engine import Command, Context, GameState, Phase, Preset
+from nightfall.engine import Ruleset as RulesetBase
+from nightfall.engine.abilities import (
+    ACTOR,
+    ANY,
+    Ability,
+    AbilityBook,
+    ActorStep,
+    Check,
+    ForTargets,
+    OnCommand,
+    OnPhase,
+    OnTarget,
+    has_role,
+    not_now,
+    refusal,
+)
+from nightfall.engine.errors import SetupError
+from nightfall.engine.phase import ENDED, DeadlineRule
+from nightfall.engine.ruleset import Role, Step
+from nightfall.engine.state import FLAGS, PLAYERS, SUBMISSIONS, derived
+from nightfall.engine.state import PHASE as PHASE_PART
+from nightfall.engine.text import N_, Term, TermNames, Text
+from nightfall.rulefile import hooks as hook_registry
+from nightfall.rulefile.builtins import BUILTINS, FLAG_READS, OPTIONS, PHASE, RECORDS, SUBS
+from nightfall.rulefile.builtins import PLAYERS as READS_PLAYERS
+from nightfall.rulefile.effects import (
+    EffectCompiler,
+    Problem,
+    Run,
+    Stop,
+    Usage,
+    as_param,
+)
+from nightfall.rulefile.expr import Env, Expr, ExprError, Function, Scope, compile_expr
+from nightfall.rulefile.load import RuleFileError, RuleProblem, Source, read_source
+from nightfall.rulefile.model import FORMAT, AbilitySpec, RuleFile
+
+_LEFT_GAME = N_("You have left the game and can no longer act (C2.7).")
+_DEFINITION = re.compile(r"^([a-z_][a-z0-9_]*)(?:\((.*)\))?$")
+_STAGE = re.compile(r"^(day|night)/([1-9])$")
+
+
+class Facts:
+    """The file's facts as engine flags: ``key`` or ``key`` + player."""
+
+    def __init__(self, specs: Mapping[str, tuple[str, bool]]) -> None:
+        self.specs = dict(specs)
+
+    def key(self, name: str, player: str | None) -> str:
+        base, per_player = self.specs[name]
+        return base + (player or "") if per_player else base
+
+    def get(self, env: Env, name: str, player: str | None) -> Any:
+        return env["$state"].flags.get(self.key(name, player))
+
+
+@dataclass
+class CompiledStep:
+    id: str
+    rule: str
+    title: str
+    run: Run
+    usage: Usage
+    condition: Expr | None = None
+
+
+@dataclass
+class CompiledStage:
+    id: str
+    kind: str
+    stage: int
+    label: str
+    deadline: DeadlineRule
+    awaits: list[tuple[str, Expr, Expr | None, Expr | None, Expr]] | None
+    before: list[CompiledStep]
+    steps: list[CompiledStep]
+    after: Run
+    on_start: Run
+    next: list[tuple[Expr | None, str, Expr | None]]
+    #: the parts of the state the ``awaits`` read
+    await_parts: tuple[int, ...] = (PLAYERS, PHASE_PART, SUBMISSIONS, FLAGS)
+
+
+class DataRuleset(RulesetBase):
+    """A rule set read from a rule file (see docs/rules-format.md)."""
+
+    def __init__(self, source: Source) -> None:
+        self.source = source
+        self.file: RuleFile = source.model
+        file = self.file
+        self.id = file.id
+        #: what every game of this rule set records (``GameCreated.options``)
+        self.rules_file = f"{FORMAT}:sha256:{source.sha256}"
+        self.roles = {rid: Role(rid, r.faction, r.rule, r.special) for rid, r in file.roles.items()}
+        self.factions = tuple(file.factions)
+        self.default_options = {**{k: o.default for k, o in file.options.items()},
+                                "rules_file": self.rules_file}
+        self.option_titles = {k: o.title for k, o in file.options.items() if o.title}
+        self.scenario_options = dict(file.scenario_options)
+        self.min_players, self.max_players = file.min_players, file.max_players
+        self.problems: list[Problem] = []
+        self._compile()
+
+    # -- compiling -----------------------------------------------------------------------
+    def _compile(self) -> None:
+        file, problems = self.file, self.problems
+        self._register_terms()
+        names: dict[str, frozenset[str]] = {
+            "role": frozenset(file.roles), "faction": frozenset(file.factions),
+            "status": frozenset(file.statuses), "cause": frozenset(file.causes),
+            "action": frozenset(file.abilities), "option": frozenset(self.default_options),
+            "slot": frozenset({*(a.slot for a in file.abilities.values() if a.slot),
+                               *file.slots}),
+            "tag": frozenset(t for r in file.roles.values() for t in r.tags),
+            "draw": frozenset(file.draws),
+        }
+        for rid, role in file.roles.items():
+            if role.faction not in file.factions:
+                problems.append(Problem(("roles", rid, "faction"),
+                                        f"unknown faction {role.faction!r}"))
+            if role.text is not None and role.text not in file.texts:
+                problems.append(Problem(("roles", rid, "text"), f"unknown text {role.text!r}"))
+        records = {**RECORDS, **file.records}
+        functions: dict[str, Function] = dict(BUILTINS)
+        for record, fields in file.records.items():
+            functions[record] = _record_constructor(record, tuple(fields), tuple(fields.values()))
+        facts = {name: (spec.type, spec.per_player) for name, spec in file.facts.items()}
+        self.facts = Facts({name: (spec.key, spec.per_player) for name, spec in file.facts.items()})
+        self.scope = Scope({}, functions, facts, names, records)
+        for name, spec in file.facts.items():
+            if spec.type not in _known_types(records):
+                problems.append(Problem(("facts", name, "type"), f"unknown type {spec.type!r}"))
+        for head, body in file.define.items():
+            self._define(head, body, functions)
+        self.scope = Scope({}, functions, facts, names, records)
+        hooks: dict[str, hook_registry.Hook] = {}
+        for name, wanted in file.hooks.items():
+            found = hook_registry.find(name, wanted.version)
+            if found is None:
+                problems.append(Problem(("hooks", name), f"no hook {name!r} of version "
+                                                         f"{wanted.version} is registered"))
+            else:
+                hooks[name] = found
+        self.effects = EffectCompiler(self.scope, file.texts,
+                                      {n: p.params for n, p in file.procedures.items()},
+                                      hooks, problems)
+        self.procedure_usage: dict[str, Usage] = {}
+        for name, proc in file.procedures.items():
+            usage = Usage()
+            for param, kind in proc.params.items():
+                if kind not in _known_types(records):
+                    problems.append(Problem(("procedures", name, "params", param),
+                                            f"unknown type {kind!r}"))
+            run = self.effects.effects(proc.do, self.scope.with_vars(**proc.params),
+                                       ("procedures", name, "do"), usage)
+            self.effects.procedure_runs[name] = run
+            self.procedure_usage[name] = usage
+        self._check_calls()
+        self.steps: dict[str, CompiledStep] = {}
+        for sid, step in file.steps.items():
+            usage = Usage()
+            run = self.effects.effects(step.do, self.scope, ("steps", sid, "do"), usage)
+            self._close_usage(usage)
+            self.steps[sid] = CompiledStep(sid, step.rule, step.title, run, usage)
+            undeclared = sorted(usage.writes - set(step.writes))
+            if undeclared:
+                problems.append(Problem(("steps", sid, "writes"),
+                                        f"the step writes {', '.join(undeclared)} but does not "
+                                        f"declare it"))
+            unread = sorted(usage.reads - set(step.reads) - set(step.writes))
+            if unread:
+                problems.append(Problem(("steps", sid, "reads"),
+                                        f"the step reads {', '.join(unread)} but does not "
+                                        f"declare it"))
+            for key in ("reads", "writes"):
+                for i, fact in enumerate(getattr(step, key)):
+                    if fact not in file.facts:
+                        problems.append(Problem(("steps", sid, key, i), f"unknown fact {fact!r}"))
+        self.hooks_used: set[str] = set()
+        self.on_begin = self._effects(file.on_begin, ("on_begin",))
+        self.on_ended = self._effects(file.on_ended, ("on_ended",))
+        self.on_skip = self._effects(file.on_skip, ("on_skip",))
+        self.on_leave = self._effects(file.on_departure, ("on_departure",),
+                                      player="player", cause="cause")
+        self.status_usage: dict[str, Usage] = {}
+        self.on_status: dict[str, Run] = {}
+        for status, effects in file.on_status.items():
+            if status not in file.statuses:
+                problems.append(Problem(("on_status", status), f"unknown status {status!r}"))
+                continue
+            usage = Usage()
+            self.on_status[status] = self.effects.effects(
+                effects, self.scope.with_vars(player="player", present="bool"),
+                ("on_status", status), usage)
+            self._close_usage(usage)
+            self.status_usage[status] = usage
+        self._check_status_cycles()
+        self._compile_schedule()
+        self._compile_abilities()
+        self.victory = [
+            (self._expr(v.if_, ("victory", i, "if"), "bool"), v.faction,
+             self._expr(v.winners, ("victory", i, "winners"), "list[player]"))
+            for i, v in enumerate(file.victory)]
+        self.victory_parts = parts_of([e for c, _, w in self.victory for e in (c, w)]) or (
+            PLAYERS,)
+        for i, v in enumerate(file.victory):
+            if v.faction not in file.factions:
+                problems.append(Problem(("victory", i, "faction"),
+                                        f"unknown faction {v.faction!r}"))
+        self._compile_notices()
+        self._compile_view()
+        self._compile_setup()
+        self._check_texts()
+
+    def _register_terms(self) -> None:
+        """The display names of the file's terms. The engine's registry of term names is
+        one for all rule sets (``TermNames``): a name another rule set gives another
+        title is refused, not overwritten (it would change that rule set's pages)."""
+        file = self.file
+        domains: list[tuple[str, str, dict[str, str]]] = [
+            ("role", "roles", {k: r.title for k, r in file.roles.items()}),
+            ("faction", "factions", {k: f.title for k, f in file.factions.items()}),
+            ("status", "statuses", {k: s.title for k, s in file.statuses.items()}),
+            ("cause", "causes", {k: c.title for k, c in file.causes.items()}),
+            ("draw", "draws", dict(file.draws)),
+            ("action", "abilities", {k: a.title for k, a in file.abilities.items()}),
+            ("slot", "slots", dict(file.slots)),
+            ("step", "steps", {k: s.title for k, s in file.steps.items()}),
+        ]
+        for domain, key, names in domains:
+            for name, title in names.items():
+                known = TermNames.known(Term(domain, name))
+                if known is not None and known != title:
+                    path: tuple[str | int, ...] = (key, name) if key in ("draws", "slots") else (
+                        key, name, "title")
+                    self.problems.append(Problem(path, f"the {domain} {name!r} is called "
+                                                       f"{known!r} by another rule set"))
+        if not self.problems:
+            for domain, _, names in domains:
+                TermNames.register(domain, names)
+
+    def _define(self, head: str, body: Any, functions: dict[str, Function]) -> None:
+        match = _DEFINITION.match(head.replace(" ", ""))
+        path = ("define", head)
+        if match is None:
+            self.problems.append(Problem(path, "a definition is NAME or NAME(param: type, ...)"))
+            return
+        name, params_text = match.group(1), match.group(2) or ""
+        params: list[tuple[str, str]] = []
+        for part in filter(None, params_text.split(",")):
+            pname, _, kind = part.partition(":")
+            params.append((pname, kind or "any"))
+        if name in functions:
+            self.problems.append(Problem(path, f"{name!r} is already a function"))
+            return
+        scope = Scope(dict(params), functions, self.scope.facts, self.scope.names,
+                      self.scope.records)
+        try:
+            compiled = compile_expr(body, scope)
+        except ExprError as error:
+            self.problems.append(Problem(path, str(error)))
+            return
+        run, names = compiled.run, tuple(p for p, _ in params)
+        parts, key, rules = parts_of([compiled]), ("rf.define", self, name), self
+        if not params:
+            # a definition without parameters is a function of the parts of the state it
+            # reads: worked out once while they are unchanged (who leads, the mixed
+            # couple, the changelings' plan: asked by every player's legal list)
+            def compute(state: GameState) -> Any:
+                return run(rules.env(state))
+
+            def constant(env: Env) -> Any:
+                state = env.get("$state")
+                if state is None:
+                    return run(rules.env(None))
+                return derived(state, key, parts, compute)
+
+            functions[name] = Function((), compiled.type, constant, compiled.reads,
+                                       facts=compiled.facts)
+            return
+
+        parts, key, rules = parts_of([compiled]), ("rf.define", self, name), self
+
+        def fresh(state: GameState) -> dict[Any, Any]:
+            return {}
+
+        def call(env: Env, *args: Any) -> Any:
+            state = env.get("$state")
+            # the answers for given arguments are kept while the parts of the state the
+            # definition reads are unchanged (``team(p)`` is asked for every target of
+            # every list); arguments that are lists are not kept
+            known = derived(state, key, parts, fresh) if state is not None else None
+            if known is not None:
+                try:
+                    return known[args]
+                except KeyError:
+                    pass
+                except TypeError:  # an unhashable argument
+                    known = None
+            inner = {"$state": state, "$rules": rules, "$facts": rules.facts}
+            inner.update(zip(names, args, strict=True))
+            value = run(inner)
+            if known is not None:
+                known[args] = value
+            return value
+
+        functions[name] = Function(tuple(k for _, k in params), compiled.type, call,
+                                   compiled.reads, facts=compiled.facts)
+
+    def _check_calls(self) -> None:
+        """Trigger cycles: a procedure that calls itself, directly or through others,
+        would never end."""
+        graph = {name: usage.calls for name, usage in self.procedure_usage.items()}
+        for start in graph:
+            seen: set[str] = set()
+            stack = list(graph[start])
+            while stack:
+                name = stack.pop()
+                if name == start:
+                    self.problems.append(Problem(("procedures", start),
+                                                 f"procedure {start!r} calls itself (a cycle)"))
+                    break
+                if name not in seen:
+                    seen.add(name)
+                    stack.extend(graph.get(name, ()))
+
+    def _check_status_cycles(self) -> None:
+        """Trigger cycles: a status trigger that (through the triggers it sets off) sets
+        its own status again would never end."""
+        graph = {status: usage.statuses for status, usage in self.status_usage.items()}
+        for start in graph:
+            seen: set[str] = set()
+            stack = list(graph[start])
+            while stack:
+                status = stack.pop()
+                if status == start:
+                    self.problems.append(Problem(("on_status", start),
+                                                 f"the trigger of {start!r} sets {start!r} "
+                                                 f"again (a cycle)"))
+                    break
+                if status not in seen:
+                    seen.add(status)
+                    stack.extend(graph.get(status, ()))
+
+    def status_changed(self, ctx: Context, player: str, status: str, present: bool) -> None:
+        """Run the ``on_status`` trigger of ``status`` (right after the change)."""
+        run = self.on_status.get(status)
+        if run is not None:
+            self._run(run, self.ctx_env(ctx, player=player, present=present))
+
+    def _close_usage(self, usage: Usage) -> None:
+        """A step's usage with that of every procedure it calls."""
+        pending, seen = list(usage.calls), set()
+        while pending:
+            name = pending.pop()
+            if name in seen or name not in self.procedure_usage:
+                continue
+            seen.add(name)
+            called = self.procedure_usage[name]
+            usage.merge(called)
+            pending.extend(called.calls)
+
+    def _expr(self, source: Any, path: tuple[str | int, ...], want: str | None = None,
+              **variables: str) -> Expr:
+        try:
+            return compile_expr(source, self.scope.with_vars(**variables), want)
+        except ExprError as error:
+            self.problems.append(Problem(path, str(error)))
+            return compile_expr("none", self.scope)
+
+    def _effects(self, items: Any, path: tuple[str | int, ...], **variables: str) -> Run:
+        usage = Usage()
+        run = self.effects.effects(items, self.scope.with_vars(**variables), path, usage)
+        self._close_usage(usage)
+        self.hooks_used |= usage.hooks
+        return run
+
+    def _compile_schedule(self) -> None:
+        schedule, problems = self.file.schedule, self.problems
+        self.windows = {name: self._expr(src, ("schedule", "windows", name), "bool")
+                        for name, src in schedule.windows.items()}
+        self.stages: dict[tuple[str, int], CompiledStage] = {}
+        if _STAGE.match(schedule.first) is None or schedule.first not in schedule.stages:
+            problems.append(Problem(("schedule", "first"),
+                                    f"unknown stage {schedule.first!r}"))
+        for sid, spec in schedule.stages.items():
+            path: tuple[str | int, ...] = ("schedule", "stages", sid)
+            match = _STAGE.match(sid)
+            if match is None or match.group(1) != spec.kind or int(match.group(2)) != spec.stage:
+                problems.append(Problem(path, f"a stage is named KIND/STAGE by its kind and "
+                                              f"stage ({spec.kind}/{spec.stage}), not {sid!r}"))
+            hour, _, minute = spec.deadline.at.partition(":")
+            try:
+                at = time(int(hour), int(minute))
+            except ValueError:
+                problems.append(Problem((*path, "deadline", "at"), "a time is HH:MM"))
+                at = time(0, 0)
+            awaits = None
+            if spec.awaits is not None:
+                awaits = []
+                for i, entry in enumerate(spec.awaits):
+                    awaits.append(self._await(entry, (*path, "awaits", i)))
+            before = [self._stage_step(s, (*path, "before", i), conditional=True)
+                      for i, s in enumerate(spec.before)]
+            steps = [self._stage_step(s, (*path, "steps", i))
+                     for i, s in enumerate(spec.steps)]
+            nexts = []
+            for i, entry in enumerate(spec.next):
+                where = (*path, "next", i)
+                go = entry.get("go")
+                if go not in schedule.stages:
+                    problems.append(Problem((*where, "go"), f"unknown stage {go!r}"))
+                cond = self._expr(entry["if"], (*where, "if"), "bool") if "if" in entry else None
+                number = (self._expr(entry["number"], (*where, "number"), "int")
+                          if "number" in entry else None)
+                for key in entry:
+                    if key not in ("go", "if", "number"):
+                        problems.append(Problem((*where, key), f"unknown key {key!r}"))
+                nexts.append((cond, str(go), number))
+            if not spec.next or "if" in spec.next[-1]:
+                problems.append(Problem((*path, "next"), "the last entry of next needs no "
+                                                         "'if': play must go on somewhere"))
+            self.stages[(spec.kind, spec.stage)] = CompiledStage(
+                sid, spec.kind, spec.stage, spec.label, DeadlineRule(at, spec.deadline.days,
+                                                                     "UTC"),
+                awaits, [s for s in before if s is not None], [s for s in steps if s is not None],
+                self._effects(spec.after, (*path, "after")),
+                self._effects(spec.on_start, (*path, "on_start")), nexts,
+                parts_of([e for entry in awaits or () for e in entry if isinstance(e, Expr)])
+                or (PHASE_PART,))
+            self._check_order(sid, [s for s in [*before, *steps] if s is not None], path)
+
+    def _await(self, entry: Mapping[str, Any], path: tuple[str | int, ...]
+               ) -> tuple[str, Expr, Expr | None, Expr | None, Expr]:
+        var = str(entry.get("for", "p"))
+        over = self._expr(entry.get("in", "alive()"), (*path, "in"), "list[player]")
+        variables = {var: "player"}
+        cond = (self._expr(entry["if"], (*path, "if"), "bool", **variables)
+                if "if" in entry else None)
+        who = self._expr(entry["who"], (*path, "who"), "player") if "who" in entry else None
+        slot = self._expr(entry.get("slot"), (*path, "slot"), "slot", **variables)
+        for key in entry:
+            if key not in ("for", "in", "if", "who", "slot"):
+                self.problems.append(Problem((*path, key), f"unknown key {key!r}"))
+        return var, over, cond, who, slot
+
+    def _stage_step(self, entry: str | Mapping[str, Any], path: tuple[str | int, ...],
+                    conditional: bool = False) -> CompiledStep | None:
+        sid = entry if isinstance(entry, str) else entry.get("step")
+        step = self.steps.get(str(sid))
+        if step is None:
+            self.problems.append(Problem(path, f"unknown step {sid!r}"))
+            return None
+        condition = None
+        if isinstance(entry, Mapping) and "if" in entry:
+            condition = self._expr(entry["if"], (*path, "if"), "bool")
+        elif conditional:
+            self.problems.append(Problem(path, "a step before the numbered ones needs 'if'"))
+        return CompiledStep(step.id, step.rule, step.title, step.run, step.usage, condition)
+
+    def _check_order(self, stage: str, steps: Sequence[CompiledStep],
+                     path: tuple[str | int, ...]) -> None:
+        """Reads before writes: a fact kept for one resolution must be written by an
+        earlier step of the stage before a step reads it."""
+        transient = {n for n, f in self.file.facts.items() if f.lasts == "resolution"}
+        written: set[str] = set()
+        for index, step in enumerate(steps):
+            declared = self.file.steps[step.id]
+            for fact in sorted(set(declared.reads) & transient - written):
+                later = next((s.id for s in steps[index + 1:]
+                              if fact in self.file.steps[s.id].writes), None)
+                where = f" before step {later!r} writes it" if later else (
+                    ", which no earlier step writes")
+                self.problems.append(Problem(
+                    ("steps", step.id, "reads"),
+                    f"in stage {stage} step {step.id!r} reads {fact!r}{where}"))
+            written |= set(declared.writes)
+
+    # -- abilities -----------------------------------------------------------------------
+    def _compile_abilities(self) -> None:
+        #: what each check function reads (parts of the state, and ACTOR): the engine
+        #: shares a check's verdicts between players while those parts are unchanged
+        self.check_reads: dict[object, tuple[int, ...]] = {}
+        abilities = [self._ability(aid, spec) for aid, spec in self.file.abilities.items()]
+        self.book = AbilityBook(abilities, reads=self.check_reads)
+        self.does: dict[str, Run] = {}
+        variables = _COMMAND_VARS
+        for aid, spec in self.file.abilities.items():
+            self.does[aid] = self._effects(spec.does, ("abilities", aid, "does"), **variables)
+        self._check_reachable()
+
+    def _ability(self, aid: str, spec: AbilitySpec) -> Ability:
+        path: tuple[str | int, ...] = ("abilities", aid)
+        roles: set[str] = set()
+        for i, who in enumerate(spec.who):
+            if who.startswith("tag:"):
+                tagged = {r for r, role in self.file.roles.items() if who[4:] in role.tags}
+                if not tagged:
+                    self.problems.append(Problem((*path, "who", i), f"no role has the tag "
+                                                                    f"{who[4:]!r}"))
+                roles |= tagged
+            elif who in self.file.roles:
+                roles.add(who)
+            else:
+                self.problems.append(Problem((*path, "who", i), f"unknown role {who!r}"))
+        window = None
+        if spec.when != "always":
+            window = self.windows.get(spec.when)
+            if window is None:
+                self.problems.append(Problem((*path, "when"), f"unknown window {spec.when!r}"))
+        rules = self
+        actor_checks: list[ActorStep] = []
+        if spec.generic:
+            after = self._expr(spec.after_leaving, (*path, "after_leaving"), "bool",
+                               actor="player")
+            left = refusal(_LEFT_GAME)
+
+            def in_game(state: GameState, ability: Ability, actor: str) -> Text | None:
+                if state.players[actor].alive or after.run(rules.env(state, actor=actor)):
+                    return None
+                return left
+
+            actor_checks.append(in_game)
+            self.check_reads[in_game] = (*parts_of([after]), PLAYERS, ACTOR)
+            actor_checks.append(has_role)
+            if window is not None:
+                test = window.run
+
+                def in_window(state: GameState, ability: Ability, actor: str) -> Text | None:
+                    if test(rules.env(state)):
+                        return None
+                    return not_now(ability.action, state.phase_label)
+
+                actor_checks.append(OnPhase(in_window))
+        checks = [self._check(spec, i, (*path, "checks", i)) for i in range(len(spec.checks))]
+        choices = None
+        if spec.choices is not None:
+            found = self._expr(spec.choices, (*path, "choices"), "list")
+            try:
+                choices = tuple(found.run(self.env(None)) or ())
+            except Exception as error:  # an expression that needs a game
+                self.problems.append(Problem((*path, "choices"), f"choices must not depend "
+                                                                 f"on the game: {error}"))
+        targets = ANY if spec.targets == "any" else spec.targets
+        return Ability(aid, spec.rule, spec.slot, frozenset(roles) if spec.who else None,
+                       targets=targets, self_target=spec.self_target, standing=spec.standing,
+                       actor_checks=tuple(actor_checks),
+                       checks=tuple(c for c in checks if c is not None),
+                       choices=choices, offered=spec.offered)
+
+    def _check(self, spec: AbilitySpec, index: int, path: tuple[str | int, ...]) -> Check | None:
+        """One refusal, classified by what its condition reads: the target (a target
+        check, prepared per actor if it also reads the actor), the command (a command
+        check), only the phase (a phase check) or else the actor."""
+        check = spec.checks[index]
+        cond = self._expr(check.if_, (*path, "if"), "bool", **_COMMAND_VARS)
+        usage = Usage()
+        text = self.effects.text(check.refuse, check.params,
+                                 self.scope.with_vars(**_COMMAND_VARS), (*path, "refuse"), usage)
+        if text is None:
+            return None
+        used = cond.variables | {v for source in check.params.values()
+                                 for v in _variables(source, self.scope)}
+        test = cond.run
+        reads = parts_of([cond]) + ((ACTOR,) if "actor" in used else ())
+        check_fn = self._check_function(test, text, used, reads, cond)
+        if not isinstance(check_fn, (OnCommand, ForTargets)):
+            inner = check_fn.check if isinstance(check_fn, (OnTarget, OnPhase)) else check_fn
+            self.check_reads[inner] = reads
+        return check_fn
+
+    def _check_function(self, test: Callable[[Env], Any], text: Callable[[Env], Text],
+                        used: frozenset[str] | set[str], reads: tuple[int, ...], cond: Expr
+                        ) -> Check:
+        rules = self
+        if used & {"command", "choice", "text", "targets"}:
+            def on_command(state: GameState, ability: Ability, command: Command) -> Text | None:
+                env = rules.command_env(state, command)
+                return text(env) if test(env) else None
+
+            return OnCommand(on_command)
+        if "target" in used:
+            if "actor" in used:
+                def prepare(state: GameState, ability: Ability, actor: str
+                            ) -> Callable[[str], Text | None]:
+                    def on(target: str) -> Text | None:
+                        env = rules.env(state, actor=actor, target=target)
+                        return text(env) if test(env) else None
+
+                    return on
+
+                return ForTargets(prepare)
+
+            def on_target(state: GameState, ability: Ability, actor: str, target: str
+                          ) -> Text | None:
+                env = rules.env(state, actor=actor, target=target)
+                return text(env) if test(env) else None
+
+            return OnTarget(on_target)
+
+        def on_actor(state: GameState, ability: Ability, actor: str) -> Text | None:
+            env = rules.env(state, actor=actor)
+            return text(env) if test(env) else None
+
+        if "actor" not in used and not cond.facts and cond.reads <= {PHASE}:
+            return OnPhase(on_actor)
+        return on_actor
+
+    def _check_reachable(self) -> None:
+        """An ability no stage's window admits can never be used."""
+        stages = [Phase(kind, number, stage) for kind, stage in self.stages
+                  for number in (1, 2, 3)]
+        for aid, spec in self.file.abilities.items():
+            window = self.windows.get(spec.when)
+            if window is None or window.reads - {PHASE} or window.facts:
+                continue
+            if not any(_phase_true(window, self, phase) for phase in stages):
+                self.problems.append(Problem(("abilities", aid, "when"),
+                                             f"no stage of the schedule admits {aid!r}: "
+                                             f"the ability is unreachable"))
+
+    # -- texts ---------------------------------------------------------------------------
+    def _compile_notices(self) -> None:
+        self.notices: dict[str, list[tuple[Expr, Callable[[Env], Text]]]] = {}
+        for kind, entries in self.file.notices.items():
+            found = []
+            for i, entry in enumerate(entries):
+                path = ("notices", kind, i)
+                cond = self._expr(entry.if_, (*path, "if"), "bool", notice="any")
+                text = self.effects.text(entry.text, entry.params,
+                                         self.scope.with_vars(notice="any"), path, Usage())
+                if text is not None:
+                    found.append((cond, text))
+            self.notices[kind] = found
+
+    def _check_texts(self) -> None:
+        """Every declared language has a translation of every text and name."""
+        from nightfall.i18n import SUPPORTED_LOCALES
+
+        file = self.file
+        msgids: list[tuple[tuple[str | int, ...], str]] = [
+            (("texts", k), m) for k, m in file.texts.items()]
+        msgids += [(("roles", k, "title"), r.title) for k, r in file.roles.items()]
+        msgids += [(("abilities", k, "title"), a.title) for k, a in file.abilities.items()]
+        msgids += [(("steps", k, "title"), s.title) for k, s in file.steps.items()]
+        for i, language in enumerate(file.languages):
+            if language not in SUPPORTED_LOCALES:
+                self.problems.append(Problem(("languages", i), f"unknown language "
+                                                               f"{language!r}"))
+                continue
+            if language == "en":
+                continue
+            translated = _catalog(language)
+            for path, msgid in msgids:
+                if msgid not in translated:
+                    self.problems.append(Problem(path, f"no {language} translation of "
+                                                       f"{msgid!r}"))
+
+    # -- view ----------------------------------------------------------------------------
+    def _compile_view(self) -> None:
+        view = self.file.view
+        self.role_seen = self._expr(view.role_seen, ("view", "role_seen"), "bool",
+                                    viewer="player", p="player")
+        self.status_seen = self._expr(view.status_seen, ("view", "status_seen"), "bool",
+                                      viewer="player", p="player", s="status")
+        self.me_fields: dict[str, tuple[Expr, Expr | None]] = {}
+        for key, spec in view.me.items():
+            path: tuple[str | int, ...] = ("view", "me", key)
+            if isinstance(spec, dict):  # {value: expression, if: condition}
+                self.me_fields[key] = (
+                    self._expr(spec.get("value"), (*path, "value"), None, viewer="player"),
+                    self._expr(spec.get("if", True), (*path, "if"), "bool", viewer="player"))
+            else:
+                self.me_fields[key] = (self._expr(spec, path, None, viewer="player"), None)
+        self.public_statuses = frozenset(k for k, s in self.file.statuses.items() if s.public)
+        self.notes: dict[str, tuple[Expr, list[tuple[str | None, Expr | None, Expr,
+                                                     Callable[[Env], Text]]]]] = {}
+        for field_name, notes in view.notes.items():
+            path = ("view", "notes", field_name)
+            shown = self._expr(notes.if_, (*path, "if"), "bool", viewer="player")
+            lines = []
+            for i, note in enumerate(notes.lines):
+                where = (*path, "lines", i)
+                variables = {"viewer": "player"}
+                over = None
+                if note.for_ is not None:
+                    over = self._expr(note.in_, (*where, "in"), "list", viewer="player")
+                    variables[note.for_] = (over.type[5:-1] if over.type.startswith("list[")
+                                            else "any")
+                cond = self._expr(note.if_, (*where, "if"), "bool", **variables)
+                text = self.effects.text(note.text, note.params,
+                                         self.scope.with_vars(**variables), where, Usage())
+                if text is not None:
+                    lines.append((note.for_, over, cond, text))
+            self.notes[field_name] = (shown, lines)
+
+    def _compile_setup(self) -> None:
+        deal = self.file.deal
+        for name, preset in self.file.presets.items():
+            for i, role in enumerate(preset.roles):
+                if role not in self.file.roles:
+                    self.problems.append(Problem(("presets", name, "roles", i),
+                                                 f"unknown role {role!r}"))
+        self.deal_let: list[tuple[str, Expr]] = []
+        self.deal_roles: Expr | None = None
+        if deal is not None:
+            variables = {"n": "int"}
+            for name, source in deal.let.items():
+                found = self._expr(source, ("deal", "let", name), None, **variables)
+                self.deal_let.append((name, found))
+                variables[name] = found.type
+            self.deal_roles = self._expr(deal.roles, ("deal", "roles"), "list[role]",
+                                         **variables)
+
+    # -- environments --------------------------------------------------------------------
+    def env(self, state: GameState | None, **variables: Any) -> Env:
+        return {"$state": state, "$rules": self, "$facts": self.facts, **variables}
+
+    def command_env(self, state: GameState, command: Command) -> Env:
+        return self.env(state, actor=command.by, target=command.target, command=command,
+                        targets=list(command.all_targets), choice=command.choice,
+                        text=command.text)
+
+    def ctx_env(self, ctx: Context, **variables: Any) -> Env:
+        env = self.env(ctx.state, **variables)
+        env["$ctx"] = ctx
+        return env
+
+    # -- the plugin interface: phases ----------------------------------------------------
+    def _stage(self, phase: Phase) -> CompiledStage | None:
+        return self.stages.get((phase.kind, phase.stage))
+
+    def first_phase(self, state: GameState) -> Phase:
+        kind, _, stage = self.file.schedule.first.partition("/")
+        return Phase(kind, 1, int(stage))
+
+    def next_phase(self, state: GameState) -> Phase:
+        stage = self._stage(state.phase)
+        assert stage is not None
+        env = self.env(state)
+        for cond, go, number in stage.next:
+            if cond is None or cond.run(env):
+                kind, _, part = go.partition("/")
+                value = number.run(env) if number is not None else state.phase.number
+                return Phase(kind, int(value), int(part))
+        # unreachable: the checker refuses a stage whose last ``next`` has an ``if``
+        raise RuntimeError(f"the schedule has no stage after {state.phase_label}")
+
+    def phase_label(self, phase: Phase) -> str:
+        stage = self._stage(phase)
+        if stage is None:
+            return phase.kind
+        return stage.label.format(number=phase.number)
+
+    def deadline_rule(self, state: GameState, phase: Phase) -> DeadlineRule | None:
+        stage = self._stage(phase)
+        if stage is None:
+            return None
+        tz = str(state.options.get("timezone") or "UTC")
+        return DeadlineRule(stage.deadline.at, stage.deadline.day_offset, tz)
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        super().check_options(options)
+        if options.get("rules_file") != self.rules_file:
+            raise SetupError(N_("This game was played with another rule file ({found}); "
+                                "this one is {wanted}."),
+                             found=str(options.get("rules_file")), wanted=self.rules_file)
+
+    # -- play ----------------------------------------------------------------------------
+    def _run(self, run: Run, env: Env) -> None:
+        with contextlib.suppress(Stop):
+            run(env)
+
+    def begin(self, ctx: Context) -> None:
+        self._run(self.on_begin, self.ctx_env(ctx))
+
+    def on_phase_start(self, ctx: Context) -> None:
+        if ctx.state.phase.kind == ENDED:
+            self._run(self.on_ended, self.ctx_env(ctx))
+            return
+        stage = self._stage(ctx.state.phase)
+        if stage is not None:
+            self._run(stage.on_start, self.ctx_env(ctx))
+
+    def handle(self, ctx: Context, command: Command) -> None:
+        ability = self.book.check(ctx.state, command)
+        env = self.command_env(ctx.state, command)
+        env["$ctx"], env["$ability"] = ctx, ability
+        self._run(self.does[ability.action], env)
+
+    def resolve(self, ctx: Context) -> None:
+        stage = self._stage(ctx.state.phase)
+        if stage is None:
+            return
+        env = self.env(ctx.state)
+        before = [s for s in stage.before if s.condition is None or s.condition.run(env)]
+        if before:
+            ctx.run_steps(self._engine_steps(before, 0))
+        if stage.steps:
+            ctx.run_steps(self._engine_steps(stage.steps, 1))
+        self._run(stage.after, self.ctx_env(ctx))
+
+    def _engine_steps(self, steps: Sequence[CompiledStep], start: int) -> tuple[Step, ...]:
+        key = (id(steps), start)
+        found = self._step_cache.get(key) if hasattr(self, "_step_cache") else None
+        if found is None:
+            made = []
+            for number, step in enumerate(steps, start):
+                run = step.run
+                made.append(Step(number if start else 0, step.id, step.rule,
+                                 self._step_runner(run), step.title))
+            found = tuple(made)
+            if not hasattr(self, "_step_cache"):
+                self._step_cache: dict[tuple[int, int], tuple[Step, ...]] = {}
+            self._step_cache[key] = found
+        return found
+
+    def _step_runner(self, run: Run) -> Callable[[Context], None]:
+        def step(ctx: Context) -> None:
+            self._run(run, self.ctx_env(ctx))
+
+        return step
+
+    def skip(self, ctx: Context) -> None:
+        self._run(self.on_skip, self.ctx_env(ctx))
+
+    def on_departure(self, ctx: Context, player: str, cause: str) -> None:
+        self._run(self.on_leave, self.ctx_env(ctx, player=player, cause=cause))
+
+    def awaiting_inputs(self, state: GameState) -> set[tuple[str, str]] | None:
+        stage = self._stage(state.phase)
+        if stage is None or stage.awaits is None:
+            return None
+        wanted: frozenset[tuple[str, str]] = derived(
+            state, ("rf.wanted", self, stage.id), stage.await_parts,
+            lambda s: self._wanted(s, stage))
+        submissions = state.submissions
+        return {key for key in wanted if key not in submissions}
+
+    def _wanted(self, state: GameState, stage: CompiledStage) -> frozenset[tuple[str, str]]:
+        """Every input the stage awaits, given or not (kept while the parts of the state
+        its ``awaits`` read are unchanged)."""
+        assert stage.awaits is not None
+        wanted: set[tuple[str, str]] = set()
+        base = self.env(state)
+        for var, over, cond, who, slot in stage.awaits:
+            if who is not None:
+                player = who.run(base)
+                if player is not None:
+                    wanted.add((player, slot.run(base)))
+                continue
+            for name in over.run(base):
+                env = {**base, var: name}
+                if cond is None or cond.run(env):
+                    wanted.add((name, slot.run(env)))
+        return frozenset(wanted)
+
+    def winner(self, state: GameState) -> tuple[str, tuple[str, ...]] | None:
+        """C1-style win conditions in order; worked out once while the parts of the state
+        they read are unchanged."""
+        found: tuple[str, tuple[str, ...]] | None = derived(
+            state, ("rf.winner", self), self.victory_parts, self._winner)
+        return found
+
+    def _winner(self, state: GameState) -> tuple[str, tuple[str, ...]] | None:
+        env = self.env(state)
+        for cond, faction, winners in self.victory:
+            if cond.run(env):
+                return faction, tuple(winners.run(env) or ())
+        return None
+
+    def leader(self, state: GameState) -> str | None:
+        function = self.scope.functions.get("leader")
+        if function is None or function.params:
+            return None
+        found: str | None = function.run(self.env(state))
+        return found
+
+    # -- texts ---------------------------------------------------------------------------
+    def notice_text(self, notice: Mapping[str, Any]) -> Text:
+        env = self.env(None, notice=dict(notice))
+        for cond, text in self.notices.get(str(notice.get("kind")), ()):
+            if cond.run(env):
+                return text(env)
+        return super().notice_text(notice)
+
+    def role_text(self, role: str) -> Text:
+        spec = self.file.roles.get(role)
+        msgid = self.file.texts[spec.text] if spec is not None and spec.text else N_(
+            "You are {role}.")
+        return Text(msgid, {"role": Term("role", role)})
+
+    # -- views ---------------------------------------------------------------------------
+    def project(self, state: GameState, player: str | None) -> dict[str, Any]:
+        from nightfall.rulefile.view import project
+
+        return project(self, state, player)
+
+    def gm_view(self, state: GameState) -> dict[str, Any]:
+        from nightfall.rulefile.view import project
+
+        return project(self, state, None, gm=True)
+
+    def legal_commands(self, state: GameState, player: str) -> list[Command]:
+        if state.ended:
+            return []
+        return self.book.legal_commands(state, player, state.alive())
+
+    # -- setup ---------------------------------------------------------------------------
+    def presets(self) -> Mapping[str, Preset]:
+        return {name: Preset(name, tuple(p.roles), description=p.description)
+                for name, p in self.file.presets.items()}
+
+    def roles_for(self, player_count: int) -> tuple[str, ...]:
+        deal = self.file.deal
+        if deal is None or self.deal_roles is None:
+            raise ValueError("this rule file has no deal")
+        if not deal.min_players <= player_count <= deal.max_players:
+            raise ValueError(f"presets exist for {deal.min_players}–{deal.max_players} "
+                             f"players")
+        env = self.env(None, n=player_count)
+        for name, expr in self.deal_let:
+            env[name] = expr.run(env)
+        return tuple(self.deal_roles.run(env))
+
+
+#: the parts of the engine state (``engine/state.py``) each kind of read is in
+_PARTS = {READS_PLAYERS: PLAYERS, PHASE: PHASE_PART, OPTIONS: PHASE_PART, SUBS: SUBMISSIONS,
+          FLAG_READS: FLAGS}
+
+
+def parts_of(exprs: Sequence[Any]) -> tuple[int, ...]:
+    """The parts of the state the expressions read (facts are flags)."""
+    parts = {_PARTS[r] for e in exprs for r in e.reads if r in _PARTS}
+    if any(e.facts for e in exprs):
+        parts.add(FLAGS)
+    return tuple(sorted(parts))
+
+
+_COMMAND_VARS = {"actor": "player", "target": "player", "command": "any",
+                 "targets": "list[player]", "choice": "str", "text": "str"}
+
+
+def _variables(source: Any, scope: Scope) -> frozenset[str]:
+    try:
+        return compile_expr(source, scope.with_vars(**_COMMAND_VARS)).variables
+    except ExprError:
+        return frozenset()
+
+
+def _phase_true(window: Expr, rules: DataRuleset, phase: Phase) -> bool:
+    state = GameState()  # a fresh state per phase: nothing remembered of another
+    state.phase = phase
+    return bool(window.run(rules.env(state)))
+
+
+@cache
+def _catalog(language: str) -> frozenset[str]:
+    """The msgids the ``.po`` catalog of ``language`` translates (a translation may be
+    the English word itself: "Pony")."""
+    from babel.messages.pofile import read_po
+
+    from nightfall.i18n import DOMAIN, LOCALES_DIR
+
+    po_file = LOCALES_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if not po_file.exists():
+        return frozenset()
+    with po_file.open("rb") as handle:
+        catalog = read_po(handle, locale=language, domain=DOMAIN)
+    return frozenset(str(m.id) for m in catalog if m.id and m.string and not m.fuzzy)
+
+
+def _known_types(records: Mapping[str, Any]) -> set[str]:
+    from nightfall.rulefile.expr import SCALARS
+
+    simple = {*SCALARS, "any", *records}
+    return simple | {f"list[{t}]" for t in simple}
+
+
+def _record_constructor(name: str, fields: tuple[str, ...], kinds: tuple[str, ...]
+                        ) -> Function:
+    def make(env: Env, *values: Any) -> dict[str, Any]:
+        return dict(zip(fields, values, strict=True))
+
+    return Function(kinds, name, make)
+
+
+def compile_rules(source: Source) -> DataRuleset:
+    """The rule set of a read file, or :class:`RuleFileError` with every problem."""
+    rules = DataRuleset(source)
+    if rules.problems:
+        raise RuleFileError(source.name, [
+            RuleProblem(p.path, source.locator.line(p.path), p.message) for p in rules.problems])
+    return rules
+
+
+def load_rules(path: str | Path) -> DataRuleset:
+    return compile_rules(read_source(path))
+
+
+#: the shipped rule files by rule set id
+SHIPPED = {"changelings-data": Path(__file__).parent / "sets" / "changelings.yaml"}
+_LOADED: dict[str, DataRuleset] = {}
+
+
+def register(rules: DataRuleset) -> None:
+    """Make ``rules`` known by its id to :func:`nightfall.rulesets.get_ruleset` in this
+    process (the checker's bot run plays it through the simulator)."""
+    _LOADED[rules.id] = rules
+
+
+def registered(ruleset_id: str) -> DataRuleset | None:
+    """The rule set of that id read from a rule file: registered, or shipped (compiled
+    once per process), or ``None``."""
+    found = _LOADED.get(ruleset_id)
+    if found is None and ruleset_id in SHIPPED:
+        found = _LOADED[ruleset_id] = load_rules(SHIPPED[ruleset_id])
+    return found
+
+
+def shipped(ruleset_id: str) -> DataRuleset:
+    """A shipped rule file's rule set, compiled once per process."""
+    found = registered(ruleset_id) if ruleset_id in SHIPPED else None
+    if found is None:
+        raise KeyError(ruleset_id)
+    return found
+
+
+__all__ = ["SHIPPED", "DataRuleset", "as_param", "compile_rules", "load_rules", "register",
+           "registered", "shipped"]
