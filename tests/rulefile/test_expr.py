@@ -41,7 +41,7 @@ def test_what_an_expression_reads_is_known_before_it_runs() -> None:
     ("nobody(p)", "unknown function 'nobody'"),
     ("q", "unknown name 'q'"),
     ("n + ps", "'+' needs numbers"),
-    ("n and true", "'and' needs a bool, not a int"),
+    ("n and true", "'and' needs a bool, not an int"),
     ("partner", "kept per player"),
     ("len(1, 2)", "takes 1 argument"),
     ("__import__('os')", "unknown function '__import__'"),

@@ -73,7 +73,7 @@ def test_a_wrong_type(tmp_path: Path) -> None:
     assert code == 2
     assert errors[0]["key"] == "victory[0].if"
     assert errors[0]["line"] == line_of(path, '{if: "len(alive())", faction: draw')
-    assert "is a int, a bool is needed" in str(errors[0]["message"])
+    assert "is an int, a bool is needed" in str(errors[0]["message"])
 
 
 def test_a_misspelt_key_is_not_ignored(tmp_path: Path) -> None:

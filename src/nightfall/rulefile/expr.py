@@ -249,7 +249,7 @@ class _Compiler:
                                 f" argument")
             player = self.compile(given[0])
             if not fits(player.type, "player"):
-                raise ExprError(f"{name}(…) needs a player, not a {player.type}")
+                raise ExprError(f"{name}(…) needs a player, not {_article(player.type)}")
             self.facts.add(name)
             prun = player.run
             return _Out(lambda env: env["$facts"].get(env, name, prun(env)), kind)
@@ -266,8 +266,8 @@ class _Compiler:
         for i, (out, want) in enumerate(zip(outs, params, strict=True)):
             self.check_literal(out, want)
             if not fits(out.type, want):
-                raise ExprError(f"argument {i + 1} of {name}() must be a {want}, "
-                                f"not a {out.type}")
+                raise ExprError(f"argument {i + 1} of {name}() must be {_article(want)}, "
+                                f"not {_article(out.type)}")
         self.reads |= function.reads
         self.facts |= function.facts
         result = function.result
@@ -295,7 +295,7 @@ class _Compiler:
                        ) -> tuple[Compiled, str, Compiled | None, dict[str, str]]:
         over = self.compile(source)
         if not (over.type.startswith("list[") or over.type in ("any", "list")):
-            raise ExprError(f"'for {name} in …' needs a list, not a {over.type}")
+            raise ExprError(f"'for {name} in …' needs a list, not {_article(over.type)}")
         frame = {str(name): item_of(over.type)}
         self.local.append(frame)
         cond = None
@@ -303,7 +303,7 @@ class _Compiler:
             out = self.compile(condition)
             if not fits(out.type, "bool"):
                 raise ExprError(f"the condition of a comprehension must be a bool, not "
-                                f"a {out.type}")
+                                f"{_article(out.type)}")
             cond = out.run
         return over.run, item_of(over.type), cond, frame
 
@@ -346,7 +346,7 @@ class _Compiler:
     def _bool(self, node: Tree[Token], what: str) -> _Out:
         out = self.compile(node)
         if not fits(out.type, "bool"):
-            raise ExprError(f"'{what}' needs a bool, not a {out.type}")
+            raise ExprError(f"'{what}' needs a bool, not {_article(out.type)}")
         return out
 
     def _or_(self, a: Tree[Token], b: Tree[Token]) -> _Out:
@@ -374,7 +374,7 @@ class _Compiler:
         self.check_literal(x, y.type)
         self.check_literal(y, x.type)
         if not (fits(x.type, y.type) or fits(y.type, x.type)):
-            raise ExprError(f"cannot compare a {x.type} with a {y.type}")
+            raise ExprError(f"cannot compare {_article(x.type)} with {_article(y.type)}")
         xr, yr = x.run, y.run
         ops: dict[str, Callable[[Any, Any], bool]] = {
             "==": lambda p, q: bool(p == q), "!=": lambda p, q: bool(p != q),
@@ -383,16 +383,17 @@ class _Compiler:
         fn = ops[str(op)]
         if str(op) in ("<", "<=", ">", ">=") and not (
                 x.type == y.type == "int" or (is_str(x.type) and is_str(y.type))):
-            raise ExprError(f"'{op}' compares numbers, not a {x.type} and a {y.type}")
+            raise ExprError(f"'{op}' compares numbers, not {_article(x.type)} and "
+                            f"{_article(y.type)}")
         return _Out(lambda env: fn(xr(env), yr(env)), "bool")
 
     def _membership(self, a: Tree[Token], b: Tree[Token]) -> tuple[Compiled, Compiled]:
         x, y = self.compile(a), self.compile(b)
         if not (y.type.startswith(("list[", "map[")) or y.type in ("any", "list", "map")):
-            raise ExprError(f"'in' needs a list, not a {y.type}")
+            raise ExprError(f"'in' needs a list, not {_article(y.type)}")
         self.check_literal(x, item_of(y.type))
         if not fits(x.type, item_of(y.type)):
-            raise ExprError(f"a {x.type} is never in a {y.type}")
+            raise ExprError(f"{_article(x.type)} is never in {_article(y.type)}")
         return x.run, y.run
 
     def _in_(self, a: Tree[Token], b: Tree[Token]) -> _Out:
@@ -410,8 +411,8 @@ class _Compiler:
             kind = x.type if fits(y.type, x.type) else "list[any]"
             return _Out(lambda env: [*xr(env), *yr(env)], kind)
         if not (x.type in ("int", "any") and y.type in ("int", "any")):
-            raise ExprError(f"'{op}' needs numbers (or two lists for +), not a {x.type} "
-                            f"and a {y.type}")
+            raise ExprError(f"'{op}' needs numbers (or two lists for +), not {_article(x.type)} "
+                            f"and {_article(y.type)}")
         ops: dict[str, Callable[[int, int], int]] = {
             "+": lambda p, q: p + q, "-": lambda p, q: p - q, "*": lambda p, q: p * q,
             "//": lambda p, q: p // q}
@@ -426,13 +427,13 @@ class _Compiler:
         record = self.scope.records.get(out.type)
         if record is not None:
             if key not in record:
-                raise ExprError(f"a {out.type} has no field {key!r} (fields: "
+                raise ExprError(f"{_article(out.type)} has no field {key!r} (fields: "
                                 f"{', '.join(record)})")
             kind = record[key]
         elif out.type == "any":
             kind = "any"
         else:
-            raise ExprError(f"a {out.type} has no field {key!r}")
+            raise ExprError(f"{_article(out.type)} has no field {key!r}")
         brun = out.run
         getter = _FIELD_GETTERS.get(out.type, _getitem)
 
@@ -447,12 +448,12 @@ class _Compiler:
         brun, irun = b.run, i.run
         if b.type.startswith("list["):
             if i.type not in ("int", "any"):
-                raise ExprError(f"a list is indexed by a number, not a {i.type}")
+                raise ExprError(f"a list is indexed by a number, not {_article(i.type)}")
             return _Out(lambda env: brun(env)[irun(env)], item_of(b.type))
         if b.type.startswith("map["):
             value = b.type[4:-1].split(",", 1)[1]
             return _Out(lambda env: brun(env).get(irun(env)), value)
-        raise ExprError(f"a {b.type} cannot be indexed")
+        raise ExprError(f"{_article(b.type)} cannot be indexed")
 
 
 def _getitem(value: Any, key: str) -> Any:
@@ -483,6 +484,12 @@ def compile_expr(source: str, scope: Scope, want: str | None = None) -> Expr:
     if want is not None:
         compiler.check_literal(out, want)
         if not fits(out.type, want):
-            raise ExprError(f"{source!r} is a {out.type}, a {want} is needed here")
+            raise ExprError(f"{source!r} is {_article(out.type)}, {_article(want)} is "
+                            f"needed here")
     return Expr(source, out.run, out.type, frozenset(compiler.variables),
                 frozenset(compiler.facts), frozenset(compiler.reads))
+
+
+def _article(type_name: str) -> str:
+    """A type's name with its English article ("an int", "a bool") for the messages."""
+    return f"an {type_name}" if type_name[:1] in "aeiou" else f"a {type_name}"

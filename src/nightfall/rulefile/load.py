@@ -13,6 +13,7 @@ import yaml
 from pydantic import ValidationError
 
 from nightfall.rulefile.model import RuleFile
+from nightfall.yamllines import line_of
 
 #: the largest rule file read (Changelings is ~40 kB)
 MAX_RULE_BYTES = 2 * 1024 * 1024
@@ -52,24 +53,7 @@ class Locator:
         self.root = root
 
     def line(self, path: Sequence[str | int]) -> int | None:
-        node = self.root
-        best = node.start_mark.line + 1 if node is not None else None
-        for part in path:
-            if isinstance(node, yaml.MappingNode):
-                for key_node, value_node in node.value:
-                    if key_node.value == str(part):
-                        node, best = value_node, key_node.start_mark.line + 1
-                        break
-                else:
-                    return best
-            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
-                if part >= len(node.value):
-                    return best
-                node = node.value[part]
-                best = node.start_mark.line + 1
-            else:
-                return best
-        return best
+        return line_of(self.root, path)
 
     def problem(self, path: Sequence[str | int], message: str) -> RuleProblem:
         return RuleProblem(tuple(path), self.line(path), message)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import time
 from functools import cache
@@ -333,36 +333,18 @@ class DataRuleset(RulesetBase):
         """Trigger cycles: a procedure that calls itself, directly or through others,
         would never end."""
         graph = {name: usage.calls for name, usage in self.procedure_usage.items()}
-        for start in graph:
-            seen: set[str] = set()
-            stack = list(graph[start])
-            while stack:
-                name = stack.pop()
-                if name == start:
-                    self.problems.append(Problem(("procedures", start),
-                                                 f"procedure {start!r} calls itself (a cycle)"))
-                    break
-                if name not in seen:
-                    seen.add(name)
-                    stack.extend(graph.get(name, ()))
+        for start in _on_a_cycle(graph):
+            self.problems.append(Problem(("procedures", start),
+                                         f"procedure {start!r} calls itself (a cycle)"))
 
     def _check_status_cycles(self) -> None:
         """Trigger cycles: a status trigger that (through the triggers it sets off) sets
         its own status again would never end."""
         graph = {status: usage.statuses for status, usage in self.status_usage.items()}
-        for start in graph:
-            seen: set[str] = set()
-            stack = list(graph[start])
-            while stack:
-                status = stack.pop()
-                if status == start:
-                    self.problems.append(Problem(("on_status", start),
-                                                 f"the trigger of {start!r} sets {start!r} "
-                                                 f"again (a cycle)"))
-                    break
-                if status not in seen:
-                    seen.add(status)
-                    stack.extend(graph.get(status, ()))
+        for start in _on_a_cycle(graph):
+            self.problems.append(Problem(("on_status", start),
+                                         f"the trigger of {start!r} sets {start!r} "
+                                         f"again (a cycle)"))
 
     def status_changed(self, ctx: Context, player: str, status: str, present: bool) -> None:
         """Run the ``on_status`` trigger of ``status`` (right after the change)."""
@@ -1050,3 +1032,21 @@ def shipped(ruleset_id: str) -> DataRuleset:
 
 __all__ = ["SHIPPED", "DataRuleset", "as_param", "compile_rules", "load_rules", "register",
            "registered", "shipped"]
+
+
+def _on_a_cycle(graph: Mapping[str, Iterable[str]]) -> list[str]:
+    """The nodes of ``graph`` (each with the nodes it leads to) from which a path leads
+    back to themselves, in the graph's order."""
+    found = []
+    for start in graph:
+        seen: set[str] = set()
+        stack = list(graph[start])
+        while stack:
+            name = stack.pop()
+            if name == start:
+                found.append(start)
+                break
+            if name not in seen:
+                seen.add(name)
+                stack.extend(graph.get(name, ()))
+    return found

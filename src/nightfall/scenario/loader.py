@@ -18,6 +18,7 @@ from nightfall.scenario.model import (
     GmStep,
     Scenario,
 )
+from nightfall.yamllines import line_of
 
 Step = CommandStep | GmStep | ExpectStep
 
@@ -208,22 +209,4 @@ class _Locator:
         return f"{self.name}: key '{key or '<top>'}'{where}: {problem}"
 
     def line(self, path: Sequence[str | int]) -> int | None:
-        node = self.root
-        best = node.start_mark.line + 1 if node is not None else None
-        for part in path:
-            if isinstance(node, yaml.MappingNode):
-                for key_node, value_node in node.value:
-                    if key_node.value == str(part):
-                        node = value_node
-                        best = key_node.start_mark.line + 1
-                        break
-                else:
-                    return best
-            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
-                if part >= len(node.value):
-                    return best
-                node = node.value[part]
-                best = node.start_mark.line + 1
-            else:
-                return best
-        return best
+        return line_of(self.root, path)
