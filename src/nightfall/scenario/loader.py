@@ -103,8 +103,6 @@ def _parse_step(raw: Any, index: int, locate: _Locator) -> Step:
     models: dict[str, type[BaseModel]] = {"do": CommandStep, "gm": GmStep, "expect": ExpectStep}
     model = models[kinds[0]]
     step = _validate(model, raw, path, locate)
-    if isinstance(step, CommandStep) and step.do not in COMMANDS:
-        raise ScenarioError(locate.message((*path, "do"), f"unknown command {step.do!r}"))
     if isinstance(step, CommandStep) and step.do != "advance" and step.by is None:
         raise ScenarioError(locate.message(path, f"command {step.do!r} needs 'by'"))
     if isinstance(step, GmStep) and step.gm not in GM_DIRECTIVES:
@@ -114,6 +112,7 @@ def _parse_step(raw: Any, index: int, locate: _Locator) -> Step:
 
 
 def _check_names(scenario: Scenario, steps: Sequence[Step], locate: _Locator) -> None:
+    from nightfall.rulefile.ruleset import SHIPPED
     from nightfall.rulesets import RULESET_IDS, get_ruleset
 
     names = [p.name for p in scenario.players]
@@ -122,10 +121,10 @@ def _check_names(scenario: Scenario, steps: Sequence[Step], locate: _Locator) ->
         if name in seen:
             raise ScenarioError(locate.message(("players", i, "name"), f"duplicate name {name!r}"))
         seen.add(name)
-    if scenario.ruleset not in RULESET_IDS:
-        raise ScenarioError(
-            locate.message(("ruleset",), f"rule set {scenario.ruleset!r} is not available yet")
-        )
+    if scenario.ruleset not in RULESET_IDS and scenario.ruleset not in SHIPPED:
+        raise ScenarioError(locate.message(
+            ("ruleset",), f"rule set {scenario.ruleset!r} is not available (known: "
+                          f"{', '.join(sorted({*RULESET_IDS, *SHIPPED}))})"))
     from nightfall.i18n import SUPPORTED_LOCALES
 
     if scenario.locale not in SUPPORTED_LOCALES:
@@ -133,6 +132,12 @@ def _check_names(scenario: Scenario, steps: Sequence[Step], locate: _Locator) ->
             ("locale",), f"unknown locale {scenario.locale!r} (known: "
                          f"{', '.join(SUPPORTED_LOCALES)})"))
     ruleset = get_ruleset(scenario.ruleset)
+    # the commands of a rule file are its abilities (docs/rules-format.md)
+    commands = COMMANDS | frozenset(getattr(getattr(ruleset, "file", None), "abilities", ()))
+    for i, step in enumerate(steps):
+        if isinstance(step, CommandStep) and step.do not in commands:
+            raise ScenarioError(locate.message(("steps", i, "do"),
+                                               f"unknown command {step.do!r}"))
     for i, player in enumerate(scenario.players):
         if player.role not in ruleset.roles:
             raise ScenarioError(locate.message(

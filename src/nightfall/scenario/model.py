@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-#: Every command the format knows (both rule sets). A rule set rejects the ones it lacks.
+#: Every command the format knows for the built-in rule sets. A rule set rejects the ones
+#: it lacks; a rule file's rule set adds the abilities it declares (loader.py).
 COMMANDS = frozenset({
     "vote", "unvote", "advance",
     "elect", "tiebreak", "successor", "abduct", "replace", "shield", "investigate", "scry",
@@ -77,7 +78,9 @@ class ExpectStep(Strict):
 
 
 class Scenario(Strict):
-    ruleset: Literal["changelings", "island"]
+    #: ``changelings``, ``island`` or the id of a shipped rule file (``werwolf-classic``,
+    #: ``changelings-data``; docs/rules-format.md); the loader checks it
+    ruleset: str = Field(min_length=1, max_length=64)
     #: SplitMix64 takes 64 bits (engine/rng.py); a longer number is no other game
     seed: int = Field(default=0, ge=0, lt=2**64)
     locale: str = "en"
