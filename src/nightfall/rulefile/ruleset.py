@@ -1003,7 +1003,8 @@ def load_rules(path: str | Path) -> DataRuleset:
 
 
 #: the shipped rule files by rule set id
-SHIPPED = {"changelings-data": Path(__file__).parent / "sets" / "changelings.yaml"}
+SHIPPED = {"changelings-data": Path(__file__).parent / "sets" / "changelings.yaml",
+           "werwolf-classic": Path(__file__).parent / "sets" / "classic.yaml"}
 _LOADED: dict[str, DataRuleset] = {}
 
 
