@@ -2,7 +2,7 @@
 """Write docs/rulings.md: every numbered rule and ruling mapped to its scenario files.
 
 Rules come from docs/rules/*.md (list items that start with a bold number such as
-``**C7.3**``; a **[R]** in the item marks a ruling); scenarios name their rules in the
+``**C7.3**``, ``**K8.2**``; a **[R]** in the item marks a ruling); scenarios name their rules in the
 ``rule:`` key. ``--check`` exits 1 when docs/rulings.md is stale or a rule has no
 scenario (the test suite runs it).
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-RULE_ITEM = re.compile(r"^- \*\*([CI][0-9]+(?:\.[0-9]+)?)\*\*\s*(.*)$")
+RULE_ITEM = re.compile(r"^- \*\*([CIK][0-9]+(?:\.[0-9]+)?)\*\*\s*(.*)$")
 
 
 def rules_of(doc: Path) -> list[tuple[str, bool, str]]:

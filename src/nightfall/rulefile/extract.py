@@ -67,5 +67,5 @@ def extract_rules(fileobj: IO[bytes], keywords: Mapping[str, Any],
     """Babel's extraction interface: (line, function, message, comments) per msgid
     (no comments: a msgid shared with the Python sources keeps its entry as it is)."""
     text = fileobj.read().decode(str(options.get("encoding", "utf-8")))
-    for line, msgid, where in rule_file_msgids(text):
+    for line, msgid, _where in rule_file_msgids(text):
         yield line, None, msgid, []
