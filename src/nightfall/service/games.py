@@ -288,9 +288,7 @@ class GameService:
             return []
 
         def work(game: Game, conn: Connection) -> list[ev.Event]:
-            if any([hook.hold(game_id, game, conn, now) for hook in self.deadline_hooks]):
-                return []
-            return game.tick(now)
+            return self._close_passed(game_id, game, conn, now) or []
 
         events = self.store.transact(game_id, work)
         if run_hooks and any([hook.run() for hook in self.deadline_hooks]):
@@ -314,12 +312,26 @@ class GameService:
             done.update(self._tick_due(self.clock.now()))
         return done
 
+    def _close_passed(self, game_id: str, game: Game, conn: Connection, now: datetime
+                      ) -> list[ev.Event] | None:
+        """Close the passed stages one by one, asking the hooks before each: after a
+        downtime that spans several vote stops, each of them is held for its own forum
+        read (a single ``game.tick`` would close the later ones unread). ``None`` when
+        the first passed stage is held open (a GM post the hook made is still stored)."""
+        if not self.deadline_hooks:
+            return game.tick(now)
+        produced: list[ev.Event] = []
+        while (game.state.phase.is_play() and game.state.deadline is not None
+               and now >= game.state.deadline):
+            if any([hook.hold(game_id, game, conn, now) for hook in self.deadline_hooks]):
+                return produced or None
+            produced += game.advance(game.state.deadline)
+        return produced
+
     def _tick_due(self, now: datetime) -> dict[str, int]:
         def work_for(game_id: str) -> Callable[[Game, Connection], list[ev.Event] | None]:
             def work(game: Game, conn: Connection) -> list[ev.Event] | None:
-                if any([hook.hold(game_id, game, conn, now) for hook in self.deadline_hooks]):
-                    return None  # held open (a GM post the hook made is still stored)
-                return game.tick(now)
+                return self._close_passed(game_id, game, conn, now)
 
             return work
 
