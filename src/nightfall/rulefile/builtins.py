@@ -93,7 +93,8 @@ def _strip(env: Env, text: str | None) -> str:
 
 def _fn(params: tuple[str, ...], result: str | Callable[[Sequence[str]], str],
         run: Callable[..., Any], *reads: str, varargs: bool = False) -> Function:
-    return Function(params, result, run, frozenset(reads), varargs)
+    # every function here that returns a bool returns True or False itself
+    return Function(params, result, run, frozenset(reads), varargs, strict=result == "bool")
 
 
 BUILTINS: dict[str, Function] = {

@@ -53,7 +53,7 @@ from nightfall.rulefile.effects import (
     Usage,
     as_param,
 )
-from nightfall.rulefile.expr import Env, Expr, ExprError, Function, Scope, compile_expr
+from nightfall.rulefile.expr import Env, Expr, ExprError, Function, Inline, Scope, compile_expr
 from nightfall.rulefile.load import RuleFileError, RuleProblem, Source, read_source
 from nightfall.rulefile.model import FORMAT, AbilitySpec, RuleFile
 
@@ -148,13 +148,14 @@ class DataRuleset(RulesetBase):
             functions[record] = _record_constructor(record, tuple(fields), tuple(fields.values()))
         facts = {name: (spec.type, spec.per_player) for name, spec in file.facts.items()}
         self.facts = Facts({name: (spec.key, spec.per_player) for name, spec in file.facts.items()})
-        self.scope = Scope({}, functions, facts, names, records)
+        keys = {name: spec.key for name, spec in file.facts.items()}
+        self.scope = Scope({}, functions, facts, names, records, keys)
         for name, spec in file.facts.items():
             if spec.type not in _known_types(records):
                 problems.append(Problem(("facts", name, "type"), f"unknown type {spec.type!r}"))
         for head, body in file.define.items():
             self._define(head, body, functions)
-        self.scope = Scope({}, functions, facts, names, records)
+        self.scope = Scope({}, functions, facts, names, records, keys)
         hooks: dict[str, hook_registry.Hook] = {}
         for name, wanted in file.hooks.items():
             found = hook_registry.find(name, wanted.version)
@@ -276,13 +277,29 @@ class DataRuleset(RulesetBase):
             self.problems.append(Problem(path, f"{name!r} is already a function"))
             return
         scope = Scope(dict(params), functions, self.scope.facts, self.scope.names,
-                      self.scope.records)
+                      self.scope.records, self.scope.keys)
         try:
             compiled = compile_expr(body, scope)
         except ExprError as error:
             self.problems.append(Problem(path, str(error)))
             return
         run, names = compiled.run, tuple(p for p, _ in params)
+        if compiled.inlinable:
+            # no comprehension: compiled into every expression that calls it, its
+            # arguments' code in place of its parameters (a call and a cache lookup cost
+            # more than ``faction(p) == 'changelings'`` itself)
+            rules = self
+
+            def direct(env: Env, *args: Any) -> Any:
+                inner = {"$state": env.get("$state"), "$rules": rules, "$facts": rules.facts}
+                inner.update(zip(names, args, strict=True))
+                return run(inner)
+
+            functions[name] = Function(
+                tuple(k for _, k in params), compiled.type, direct, compiled.reads,
+                facts=compiled.facts, strict=compiled.strict,
+                inline=Inline(compiled.tree, tuple(params), scope))
+            return
         parts, key, rules = parts_of([compiled]), ("rf.define", self, name), self
         if not params:
             # a definition without parameters is a function of the parts of the state it
@@ -291,17 +308,31 @@ class DataRuleset(RulesetBase):
             def compute(state: GameState) -> Any:
                 return run(rules.env(state))
 
-            def constant(env: Env) -> Any:
-                state = env.get("$state")
-                if state is None:
-                    return run(rules.env(None))
-                return derived(state, key, parts, compute)
+            if len(parts) == 1:
+                (part,) = parts
+
+                def constant(env: Env) -> Any:
+                    state = env.get("$state")
+                    if state is None:
+                        return run(rules.env(None))
+                    # ``derived`` inlined: asked for every player of every legal list
+                    entry = state.memo.get(key)
+                    mark = state.stamp[part]
+                    if entry is not None and entry[0] == mark:
+                        return entry[1]
+                    value = compute(state)
+                    state.memo[key] = (mark, value)
+                    return value
+            else:
+                def constant(env: Env) -> Any:
+                    state = env.get("$state")
+                    if state is None:
+                        return run(rules.env(None))
+                    return derived(state, key, parts, compute)
 
             functions[name] = Function((), compiled.type, constant, compiled.reads,
-                                       facts=compiled.facts)
+                                       facts=compiled.facts, strict=compiled.strict)
             return
-
-        parts, key, rules = parts_of([compiled]), ("rf.define", self, name), self
 
         def fresh(state: GameState) -> dict[Any, Any]:
             return {}
@@ -309,8 +340,8 @@ class DataRuleset(RulesetBase):
         def call(env: Env, *args: Any) -> Any:
             state = env.get("$state")
             # the answers for given arguments are kept while the parts of the state the
-            # definition reads are unchanged (``team(p)`` is asked for every target of
-            # every list); arguments that are lists are not kept
+            # definition reads are unchanged (``valid_ballots(slot)`` is asked for every
+            # ballot); arguments that are lists are not kept
             known = derived(state, key, parts, fresh) if state is not None else None
             if known is not None:
                 try:
@@ -327,7 +358,8 @@ class DataRuleset(RulesetBase):
             return value
 
         functions[name] = Function(tuple(k for _, k in params), compiled.type, call,
-                                   compiled.reads, facts=compiled.facts)
+                                   compiled.reads, facts=compiled.facts,
+                                   strict=compiled.strict)
 
     def _check_calls(self) -> None:
         """Trigger cycles: a procedure that calls itself, directly or through others,
