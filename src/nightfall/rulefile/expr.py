@@ -620,6 +620,9 @@ def _call_code(impl: Callable[..., Any], outs: Sequence[_Out]) -> Compiled:
         if one.value is not _NO:
             c = one.value
             return lambda env: impl(env, c)
+        if one.var is not None:  # a variable: read here, not by its own code
+            v = one.var
+            return lambda env: impl(env, env[v])
         a = one.run
         return lambda env: impl(env, a(env))
     if len(outs) == 2:
@@ -627,6 +630,9 @@ def _call_code(impl: Callable[..., Any], outs: Sequence[_Out]) -> Compiled:
         a, b = first.run, second.run
         if second.value is not _NO:
             c = second.value
+            if first.var is not None:
+                v = first.var
+                return lambda env: impl(env, env[v], c)
             return lambda env: impl(env, a(env), c)
         if first.value is not _NO:
             c = first.value

@@ -114,6 +114,9 @@ class DataRuleset(RulesetBase):
         #: what every game of this rule set records (``GameCreated.options``)
         self.rules_file = f"{FORMAT}:sha256:{source.sha256}"
         self.roles = {rid: Role(rid, r.faction, r.rule, r.special) for rid, r in file.roles.items()}
+        #: each role's faction and tags, for the functions ``faction``, ``has_tag`` …
+        self.role_factions = {rid: r.faction for rid, r in file.roles.items()}
+        self.role_tags = {rid: frozenset(r.tags) for rid, r in file.roles.items()}
         self.factions = tuple(file.factions)
         self.default_options = {**{k: o.default for k, o in file.options.items()},
                                 "rules_file": self.rules_file}
@@ -608,7 +611,9 @@ class DataRuleset(RulesetBase):
     def _check_function(self, test: Callable[[Env], Any], text: Callable[[Env], Text],
                         used: frozenset[str] | set[str], reads: tuple[int, ...], cond: Expr
                         ) -> Check:
-        rules = self
+        # the environments are built here as literals: a check runs for every ability of
+        # every player of every legal list
+        rules, facts = self, self.facts
         if used & {"command", "choice", "text", "targets"}:
             def on_command(state: GameState, ability: Ability, command: Command) -> Text | None:
                 env = rules.command_env(state, command)
@@ -617,10 +622,15 @@ class DataRuleset(RulesetBase):
             return OnCommand(on_command)
         if "target" in used:
             if "actor" in used:
+                if cond.equals is not None and cond.equals[0] == "target":
+                    return ForTargets(self._refuse_one(cond.equals[1], text))
+
                 def prepare(state: GameState, ability: Ability, actor: str
                             ) -> Callable[[str], Text | None]:
+                    env = {"$state": state, "$rules": rules, "$facts": facts, "actor": actor}
+
                     def on(target: str) -> Text | None:
-                        env = rules.env(state, actor=actor, target=target)
+                        env["target"] = target  # one environment for all targets
                         return text(env) if test(env) else None
 
                     return on
@@ -629,18 +639,44 @@ class DataRuleset(RulesetBase):
 
             def on_target(state: GameState, ability: Ability, actor: str, target: str
                           ) -> Text | None:
-                env = rules.env(state, actor=actor, target=target)
+                env = {"$state": state, "$rules": rules, "$facts": facts, "actor": actor,
+                       "target": target}
                 return text(env) if test(env) else None
 
             return OnTarget(on_target)
 
         def on_actor(state: GameState, ability: Ability, actor: str) -> Text | None:
-            env = rules.env(state, actor=actor)
+            env = {"$state": state, "$rules": rules, "$facts": facts, "actor": actor}
             return text(env) if test(env) else None
 
         if "actor" not in used and not cond.facts and cond.reads <= {PHASE}:
             return OnPhase(on_actor)
         return on_actor
+
+    def _refuse_one(self, other: Callable[[Env], Any], text: Callable[[Env], Text]
+                    ) -> Callable[[GameState, Ability, str], Callable[[str], Text | None] | None]:
+        """A check ``target == OTHER`` (C8.2: not your lover; C12.2: not the one you
+        shielded last): OTHER is worked out once per actor, and when it is nobody no
+        target is refused and the listing skips the check (a target is always a
+        player's name, never ``none``)."""
+        rules, facts = self, self.facts
+
+        def prepare(state: GameState, ability: Ability, actor: str
+                    ) -> Callable[[str], Text | None] | None:
+            env = {"$state": state, "$rules": rules, "$facts": facts, "actor": actor}
+            refused = other(env)
+            if refused is None:
+                return None
+
+            def on(target: str) -> Text | None:
+                if target != refused:
+                    return None
+                env["target"] = target
+                return text(env)
+
+            return on
+
+        return prepare
 
     def _check_reachable(self) -> None:
         """An ability no stage's window admits can never be used."""
