@@ -59,8 +59,8 @@ def _phase(env: Env) -> Any:
 
 
 def _awaited(env: Env, player: str) -> list[str]:
-    awaited = env["$rules"].awaiting_inputs(env["$state"]) or set()
-    return sorted(slot for name, slot in awaited if name == player)
+    found: list[str] = env["$rules"].awaited_slots(env["$state"], player)
+    return found
 
 
 # the functions every legal list and every resolution asks for each player: the state

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import time
 from functools import cache
 from pathlib import Path
@@ -101,6 +101,12 @@ class CompiledStage:
     next: list[tuple[Expr | None, str, Expr | None]]
     #: the parts of the state the ``awaits`` read
     await_parts: tuple[int, ...] = (PLAYERS, PHASE_PART, SUBMISSIONS, FLAGS)
+
+    #: what the inputs still missing depend on: the awaits and the submissions
+    missing_parts: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.missing_parts = tuple(sorted({*self.await_parts, SUBMISSIONS}))
 
 
 class DataRuleset(RulesetBase):
@@ -900,14 +906,52 @@ class DataRuleset(RulesetBase):
         self._run(self.on_leave, self.ctx_env(ctx, player=player, cause=cause))
 
     def awaiting_inputs(self, state: GameState) -> set[tuple[str, str]] | None:
+        missing = self._missing(state)
+        return None if missing is None else set(missing)
+
+    def all_inputs_in(self, state: GameState) -> bool:
+        """Asked after every command (C2.3, early close): answered from the kept set of
+        what is missing, without building a new one."""
+        missing = self._missing(state)
+        return missing is not None and not missing
+
+    def _missing(self, state: GameState) -> frozenset[tuple[str, str]] | None:
+        """The inputs the stage still waits for (``None``: it never closes early), kept
+        while the parts of the state its ``awaits`` read and the submissions are
+        unchanged: every command asks (early close), and every legal list (``awaited``,
+        the pass)."""
         stage = self._stage(state.phase)
         if stage is None or stage.awaits is None:
             return None
+        missing: frozenset[tuple[str, str]] = derived(
+            state, ("rf.missing", self, stage.id), stage.missing_parts,
+            lambda s: self._still_missing(s, stage))
+        return missing
+
+    def _still_missing(self, state: GameState, stage: CompiledStage
+                       ) -> frozenset[tuple[str, str]]:
         wanted: frozenset[tuple[str, str]] = derived(
             state, ("rf.wanted", self, stage.id), stage.await_parts,
             lambda s: self._wanted(s, stage))
         submissions = state.submissions
-        return {key for key in wanted if key not in submissions}
+        return frozenset(key for key in wanted if key not in submissions)
+
+    def awaited_slots(self, state: GameState, player: str) -> list[str]:
+        """The slots the stage still waits for from ``player``, in order (the function
+        ``awaited``: the pass of C2.3 asks it on every legal list)."""
+        missing = self._missing(state)
+        if not missing:
+            return []
+        key = ("rf.awaited", self)
+        entry = state.memo.get(key)
+        if entry is None or entry[0] is not missing:  # kept as long as that set is
+            by_player: dict[str, list[str]] = {}
+            for name, slot in missing:
+                by_player.setdefault(name, []).append(slot)
+            for slots in by_player.values():
+                slots.sort()
+            entry = state.memo[key] = (missing, by_player)
+        return list(entry[1].get(player, ()))
 
     def _wanted(self, state: GameState, stage: CompiledStage) -> frozenset[tuple[str, str]]:
         """Every input the stage awaits, given or not (kept while the parts of the state
