@@ -272,3 +272,40 @@ def test_island_is_read_once_at_the_evening_vote_stop(tmp_path: Path) -> None:
     counted = [e for e in service.store.events(game_id)
                if isinstance(e, ev.VotesCounted) and e.ballot == "vote"]
     assert counted and counted[-1].ballots["Cid"] == "Bob" and counted[-1].tally["Bob"] == 3
+
+
+def test_a_downtime_over_two_vote_stops_reads_the_thread_for_each(tmp_path: Path) -> None:
+    """The server was down from day 2's morning until after day 3's vote stop: the
+    catch-up resolves the deadlines in order and holds each vote stop for its own read of
+    the thread, so day 3's forum votes count too (C2.5, C3.1-C3.4), each window from its
+    day's start (day 3 began when night 2 ended, 20:00 on 25.12) to its vote stop."""
+    clock = FixedClock(MORNING)
+    service, forum, game_id = day_two(f"sqlite:///{tmp_path / 'n.db'}", clock)
+    day_three = datetime(2012, 12, 25, 20, 0, tzinfo=BERLIN)
+    third_stop = datetime(2012, 12, 26, 19, 30, tzinfo=BERLIN)
+    posts = day_thread(MORNING, list(ROLES), [("Bob", "Eve"), ("Cleo", "Eve"),
+                                              ("Dan", "Eve"), ("Fritz", "Dan")])
+    posts += [TPost(len(posts) + 1, "Bob", day_three + timedelta(hours=14),
+                    f"Heute {red('Fritz')}."),
+              TPost(len(posts) + 2, "Cleo", day_three + timedelta(hours=15),
+                    f"Ich auch: {red('Fritz')}"),
+              TPost(len(posts) + 3, "Dan", day_three + timedelta(hours=16),
+                    f"Ich sage {red('Bob')}.")]
+    with forum_server() as server:
+        serve(server, phpbb_pages(posts, per_page=4))
+        forum.link(game_id, server.url("/viewtopic.php?f=3&t=77"), auto_submit=True)
+        clock.set(third_stop + timedelta(minutes=2))
+        scheduler = Scheduler(service)
+        for _ in range(3):  # the start's catch-up, then the scheduler's next looks
+            scheduler.run_once()
+    counts = sorted(forum.counts(game_id), key=lambda c: c.deadline)
+    assert [(c.phase, c.status) for c in counts] == [("day 2", COUNTED), ("day 3", COUNTED)]
+    assert counts[0].contract["votes"] == {"Bob": "Eve", "Cleo": "Eve", "Dan": "Eve",
+                                           "Fritz": "Dan"}
+    assert counts[1].contract["votes"] == {"Bob": "Fritz", "Cleo": "Fritz", "Dan": "Bob"}
+    results = [e for e in service.store.events(game_id)
+               if isinstance(e, ev.VotesCounted) and e.ballot == "vote"]
+    assert [r.tally for r in results][-2:] == [{"Eve": 3, "Dan": 1}, {"Fritz": 2, "Bob": 1}]
+    state = service.load(game_id).state
+    assert not state.is_alive("Eve") and not state.is_alive("Fritz")
+    assert state.phase_label == "night 3/1"

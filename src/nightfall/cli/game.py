@@ -129,9 +129,9 @@ class Session:
                         url=database_url(self.db), reason=str(error).splitlines()[0]) from None
         if self.game_id is not None:
             self._meta = self._service.meta(self.game_id)
-            from nightfall.rulesets import get_ruleset
-
-            get_ruleset(self._meta.ruleset)  # registers the rule set's term names for texts
+            # registers the rule set's term names for texts: a game's rule file by the
+            # hash it recorded (never by the id inside the file), else its plugin
+            self._service.store.ruleset_of(self._meta)
 
     @property
     def service(self) -> GameService:
@@ -372,12 +372,18 @@ def parse_options(pairs: Sequence[str], defaults: Mapping[str, Any]) -> dict[str
 # -- set-up --------------------------------------------------------------------------------------
 @game_app.command("new")
 def new(
-    ruleset: Annotated[str, typer.Option(help="The rule set: changelings or island.",
-                                         show_default=False)],
+    ruleset: Annotated[str | None, typer.Option(
+        help="The rule set: changelings or island (or give --rules).",
+        show_default=False)] = None,
+    rules: Annotated[Path | None, typer.Option(
+        "--rules", help="A rule file (YAML, nightfall-rules/1; docs/rules-format.md): "
+                        "checked as `nightfall rules check` does, then stored with the game.",
+        show_default=False)] = None,
     seed: Annotated[int | None, typer.Option(
         help="Seed of every random draw (default: a random one).", show_default=False)] = None,
     locale: Annotated[str | None, typer.Option(
-        help="The game's language: de, en or ru (default: de for changelings, ru for island).",
+        help="The game's language: de, en or ru (default: de for changelings, ru for "
+             "island, a rule file's first language).",
         show_default=False)] = None,
     title: Annotated[str, typer.Option(help="A title for `game list`.")] = "",
     option: Annotated[list[str] | None, typer.Option(
@@ -391,6 +397,11 @@ def new(
     # the game's language from the first word on (an unknown rule set has none: --locale/en)
     language = locale or (default_locale(ruleset) if ruleset in RULESET_IDS else None)
     with Session(db, locale=language) as session:
+        if rules is not None:
+            if ruleset is not None:
+                raise Usage(N_("give --ruleset or --rules, not both"))
+            _new_from_rules(session, rules, seed, locale, title, option or [])
+            return
         if ruleset not in RULESET_IDS:
             raise Usage(N_("unknown rule set {ruleset}; choose one of {choices}"),
                         ruleset=repr(ruleset), choices=", ".join(RULESET_IDS))
@@ -402,17 +413,68 @@ def new(
             session.fail(f"--option: {localize(error.reason, session.locale)}", EXIT_USAGE)
         chosen_seed = seed if seed is not None else secrets.randbelow(2**31)
         created = session.service.create(ruleset, chosen_seed, options, locale, title)
-        meta = session.service.meta(created.id)
-        out.print(session.say(N_("game: {game}"), game=created.id), markup=False)
-        out.print(session.say(N_("GM token: {token}"), token=created.gm_token), markup=False)
-        out.print(session.say(N_("GM page: {url}"), url=gm_link(created.gm_token)),
+        _print_created(session, created.id, created.gm_token, ruleset, chosen_seed)
+
+
+def _new_from_rules(session: Session, path: Path, seed: int | None, locale: str | None,
+                    title: str, pairs: Sequence[str]) -> None:
+    """``game new --rules FILE``: the file checked by the same checker as the web's
+    upload (``GameService.check_rules``: exit 2 with every problem by key and line, and
+    nothing stored), then the game created with it, the file stored by its hash."""
+    from nightfall.service import RulesRefused
+    from nightfall.service.rules import RULE_FILE_LIMIT
+
+    try:
+        with path.open("rb") as stream:
+            data = stream.read(RULE_FILE_LIMIT + 1)
+    except OSError as error:
+        raise Usage(N_("cannot read {file}: {reason}"), file=str(path),
+                    reason=error.strerror or str(error)) from None
+    check = session.service.check_rules(data, str(path))
+    if check.rules is None:
+        _print_problems(session, str(path), check.problems)
+    rules = check.rules
+    defaults = {k: v for k, v in rules.default_options.items() if k != "rules_file"}
+    options = parse_options(pairs, defaults)
+    chosen_seed = seed if seed is not None else secrets.randbelow(2**31)
+    try:
+        created = session.service.create_from_rules(data, chosen_seed, options, locale, title,
+                                                    name=str(path))
+    except RulesRefused as refused:  # changed since the check (another GM's file)
+        _print_problems(session, str(path), refused.check.problems)
+    except SetupError as error:
+        session.fail(f"--option: {localize(error.reason, session.locale)}", EXIT_USAGE)
+    _print_created(session, created.id, created.gm_token, rules.id, chosen_seed)
+    out.print("[dim]" + escape(session.say(N_("rule file {file}, sha256 {sha256}"),
+                                           file=str(path), sha256=check.sha256)) + "[/dim]")
+
+
+def _print_problems(session: Session, file: str, problems: Sequence[Any]) -> NoReturn:
+    """Every problem of a refused rule file, ``FILE:LINE: key 'KEY': message`` as
+    ``nightfall rules check`` prints them; exit 2."""
+    for problem in problems:
+        line = f":{problem.line}" if problem.line else ""
+        err.print(f"{file}{line}: " + session.say(N_("key {key}: {message}"),
+                                                  key=repr(problem.key),
+                                                  message=localize(problem.message,
+                                                                   session.locale)),
                   markup=False)
-        out.print(session.say(N_("sign-up page: {url}"), url=signup_link(created.id)),
-                  markup=False)
-        out.print("[dim]" + escape(session.say(
-            N_("{ruleset}, seed {seed}, language {locale}; keep the token secret, it is the "
-               "key of the GM's page"), ruleset=ruleset, seed=chosen_seed,
-            locale=meta.locale)) + "[/dim]")
+    err.print(session.say(N_("{count} error(s); nothing was created"), count=len(problems)),
+              markup=False)
+    raise typer.Exit(EXIT_USAGE)
+
+
+def _print_created(session: Session, game_id: str, gm_token: str, ruleset: str,
+                   seed: int) -> None:
+    meta = session.service.meta(game_id)
+    out.print(session.say(N_("game: {game}"), game=game_id), markup=False)
+    out.print(session.say(N_("GM token: {token}"), token=gm_token), markup=False)
+    out.print(session.say(N_("GM page: {url}"), url=gm_link(gm_token)), markup=False)
+    out.print(session.say(N_("sign-up page: {url}"), url=signup_link(game_id)), markup=False)
+    out.print("[dim]" + escape(session.say(
+        N_("{ruleset}, seed {seed}, language {locale}; keep the token secret, it is the "
+           "key of the GM's page"), ruleset=ruleset, seed=seed,
+        locale=meta.locale)) + "[/dim]")
 
 
 #: ``--locale`` of the commands about no single game (as ``simulate``'s: English by default).
@@ -785,9 +847,8 @@ def submit(
 
 
 def _ruleset(session: Session) -> Any:
-    from nightfall.rulesets import get_ruleset
-
-    return get_ruleset(session.meta.ruleset)
+    """The game's rule set: its rule file's, by hash, or its plugin."""
+    return session.service.store.ruleset_of(session.meta)
 
 
 def _gm(session: Session, action: str, **fields: Any) -> None:

@@ -67,6 +67,8 @@ class Source:
     model: RuleFile
     locator: Locator
     sha256: str
+    #: the bytes read (what the store keeps of an accepted file, by ``sha256``)
+    data: bytes = b""
 
 
 def read_source(path: str | Path) -> Source:
@@ -104,4 +106,4 @@ def parse_source(data: bytes, name: str = "<rules>") -> Source:
     except ValidationError as error:
         problems = [locator.problem(tuple(e["loc"]), e["msg"]) for e in error.errors()]
         raise RuleFileError(name, problems) from None
-    return Source(name, model, locator, digest)
+    return Source(name, model, locator, digest, data)

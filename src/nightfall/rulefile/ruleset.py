@@ -135,7 +135,7 @@ class DataRuleset(RulesetBase):
     # -- compiling -----------------------------------------------------------------------
     def _compile(self) -> None:
         file, problems = self.file, self.problems
-        self._register_terms()
+        self._check_term_names()
         names: dict[str, frozenset[str]] = {
             "role": frozenset(file.roles), "faction": frozenset(file.factions),
             "status": frozenset(file.statuses), "cause": frozenset(file.causes),
@@ -244,12 +244,10 @@ class DataRuleset(RulesetBase):
         self._compile_setup()
         self._check_texts()
 
-    def _register_terms(self) -> None:
-        """The display names of the file's terms. The engine's registry of term names is
-        one for all rule sets (``TermNames``): a name another rule set gives another
-        title is refused, not overwritten (it would change that rule set's pages)."""
+    def term_names(self) -> list[tuple[str, str, dict[str, str]]]:
+        """The display names of the file's terms: (domain, key of the file, names)."""
         file = self.file
-        domains: list[tuple[str, str, dict[str, str]]] = [
+        return [
             ("role", "roles", {k: r.title for k, r in file.roles.items()}),
             ("faction", "factions", {k: f.title for k, f in file.factions.items()}),
             ("status", "statuses", {k: s.title for k, s in file.statuses.items()}),
@@ -259,7 +257,15 @@ class DataRuleset(RulesetBase):
             ("slot", "slots", dict(file.slots)),
             ("step", "steps", {k: s.title for k, s in file.steps.items()}),
         ]
-        for domain, key, names in domains:
+
+    def _check_term_names(self) -> None:
+        """Check the display names of the file's terms against the engine's registry of
+        term names, which is one for all rule sets (``TermNames``): a name another rule
+        set gives another title is refused, not overwritten (it would change that rule
+        set's pages). Nothing is registered here: :func:`compile_rules` registers the
+        names of a file that compiled without a problem, so a broken file leaves the
+        registry as it was (an upload the checker refused named no role on any page)."""
+        for domain, key, names in self.term_names():
             for name, title in names.items():
                 known = TermNames.known(Term(domain, name))
                 if known is not None and known != title:
@@ -267,9 +273,12 @@ class DataRuleset(RulesetBase):
                         key, name, "title")
                     self.problems.append(Problem(path, f"the {domain} {name!r} is called "
                                                        f"{known!r} by another rule set"))
-        if not self.problems:
-            for domain, _, names in domains:
-                TermNames.register(domain, names)
+
+    def register_terms(self) -> None:
+        """Give the file's terms their display names in the engine's registry (done once
+        the file is accepted: :func:`compile_rules`, the store's rule files)."""
+        for domain, _, names in self.term_names():
+            TermNames.register(domain, names)
 
     def _define(self, head: str, body: Any, functions: dict[str, Function]) -> None:
         match = _DEFINITION.match(head.replace(" ", ""))
@@ -1101,12 +1110,19 @@ def _record_constructor(name: str, fields: tuple[str, ...], kinds: tuple[str, ..
     return Function(kinds, name, make)
 
 
-def compile_rules(source: Source) -> DataRuleset:
-    """The rule set of a read file, or :class:`RuleFileError` with every problem."""
+def compile_rules(source: Source, register_terms: bool = True) -> DataRuleset:
+    """The rule set of a read file, or :class:`RuleFileError` with every problem.
+
+    Its term names are registered only when it compiled without a problem, and only with
+    ``register_terms``: a caller with checks of its own (an upload, ``GameService
+    .check_rules``) registers them with :meth:`DataRuleset.register_terms` once the file
+    passed those too."""
     rules = DataRuleset(source)
     if rules.problems:
         raise RuleFileError(source.name, [
             RuleProblem(p.path, source.locator.line(p.path), p.message) for p in rules.problems])
+    if register_terms:
+        rules.register_terms()
     return rules
 
 

@@ -5,7 +5,8 @@ scheduler ticks games whose deadline has passed, catching up after downtime in o
 """
 
 from nightfall.service.clock import Clock, FixedClock, SystemClock
-from nightfall.service.games import CreatedGame, GameService
+from nightfall.service.games import CreatedGame, GameIdTaken, GameService, RulesRefused
 from nightfall.service.scheduler import Scheduler
 
-__all__ = ["Clock", "CreatedGame", "FixedClock", "GameService", "Scheduler", "SystemClock"]
+__all__ = ["Clock", "CreatedGame", "FixedClock", "GameIdTaken", "GameService", "RulesRefused",
+           "Scheduler", "SystemClock"]

@@ -22,6 +22,7 @@ from nightfall.i18n import default_locale
 from nightfall.notify.contacts import normalize_email
 from nightfall.rulesets import get_ruleset, new_game
 from nightfall.service.clock import Clock, SystemClock
+from nightfall.service.rules import RulesCheck, check_rules
 from nightfall.store import EventStore, GameMeta, make_engine, migrate
 from nightfall.store.cache import Loaded
 
@@ -56,6 +57,18 @@ class CreatedGame:
     gm_token: str
 
 
+class RulesRefused(ValueError):
+    """The rule file was refused (``check.problems``); nothing was stored or registered."""
+
+    def __init__(self, check: RulesCheck) -> None:
+        self.check = check
+        super().__init__(f"{check.name}: {len(check.problems)} problem(s)")
+
+
+class GameIdTaken(ValueError):
+    """A game of that id exists already (a create form sent twice); nothing was stored."""
+
+
 class GameService:
     def __init__(self, engine: Engine | None = None, clock: Clock | None = None,
                  url: str | None = None, notify: NotifyConfig | None = None) -> None:
@@ -79,6 +92,51 @@ class GameService:
         plugin = get_ruleset(ruleset)
         game = new_game(plugin.id, seed, options, locale or default_locale(ruleset))
         created_id, token = self.store.create_game(game, title, game_id)
+        return CreatedGame(created_id, token)
+
+    # -- rule files (issue 20, docs/rules-format.md) ----------------------------------
+    def check_rules(self, data: bytes, name: str = "<rules>") -> RulesCheck:
+        """Check a GM's rule file as ``nightfall rules check`` does (every problem with its
+        key and line), and as one site's store needs (``service/rules.py``); stores and
+        registers nothing."""
+        return check_rules(data, name, self.store)
+
+    def create_from_rules(self, data: bytes, seed: int, options: Mapping[str, Any] | None = None,
+                          locale: str | None = None, title: str = "",
+                          game_id: str | None = None, name: str = "<rules>") -> CreatedGame:
+        """Create a game played by the rule file ``data``: checked again here (whatever a
+        form previewed), then the game and the file's bytes are stored in one transaction
+        and the file's term names registered. :class:`RulesRefused` for a refused file,
+        :class:`SetupError` for a bad option, :class:`GameIdTaken` for a taken
+        ``game_id``: each leaves no game, no stored file and no registered name."""
+        from sqlalchemy.exc import IntegrityError
+
+        from nightfall.store.rulefiles import COMPILED, RuleFileRecord
+
+        check = self.check_rules(data, name)
+        rules = check.rules
+        if rules is None:
+            raise RulesRefused(check)
+        # the file's hash is what a game of it records, never an option to choose
+        chosen = {k: v for k, v in (options or {}).items() if k != "rules_file"}
+        languages = rules.file.languages
+        game = Game.new(rules, seed, chosen, locale or (languages[0] if languages else "en"))
+        if game_id is not None:
+            try:
+                self.store.meta(game_id)
+            except LookupError:
+                pass
+            else:
+                raise GameIdTaken(game_id)
+        try:
+            created_id, token = self.store.create_game(game, title, game_id,
+                                                       RuleFileRecord.of(rules))
+        except IntegrityError:
+            if game_id is not None:  # sent twice at once: the other one created it
+                raise GameIdTaken(game_id) from None
+            raise
+        rules.register_terms()
+        COMPILED.put(rules)
         return CreatedGame(created_id, token)
 
     def signup(self, game_id: str, name: str, description: str = "",
@@ -230,9 +288,7 @@ class GameService:
             return []
 
         def work(game: Game, conn: Connection) -> list[ev.Event]:
-            if any([hook.hold(game_id, game, conn, now) for hook in self.deadline_hooks]):
-                return []
-            return game.tick(now)
+            return self._close_passed(game_id, game, conn, now) or []
 
         events = self.store.transact(game_id, work)
         if run_hooks and any([hook.run() for hook in self.deadline_hooks]):
@@ -256,12 +312,26 @@ class GameService:
             done.update(self._tick_due(self.clock.now()))
         return done
 
+    def _close_passed(self, game_id: str, game: Game, conn: Connection, now: datetime
+                      ) -> list[ev.Event] | None:
+        """Close the passed stages one by one, asking the hooks before each: after a
+        downtime that spans several vote stops, each of them is held for its own forum
+        read (a single ``game.tick`` would close the later ones unread). ``None`` when
+        the first passed stage is held open (a GM post the hook made is still stored)."""
+        if not self.deadline_hooks:
+            return game.tick(now)
+        produced: list[ev.Event] = []
+        while (game.state.phase.is_play() and game.state.deadline is not None
+               and now >= game.state.deadline):
+            if any([hook.hold(game_id, game, conn, now) for hook in self.deadline_hooks]):
+                return produced or None
+            produced += game.advance(game.state.deadline)
+        return produced
+
     def _tick_due(self, now: datetime) -> dict[str, int]:
         def work_for(game_id: str) -> Callable[[Game, Connection], list[ev.Event] | None]:
             def work(game: Game, conn: Connection) -> list[ev.Event] | None:
-                if any([hook.hold(game_id, game, conn, now) for hook in self.deadline_hooks]):
-                    return None  # held open (a GM post the hook made is still stored)
-                return game.tick(now)
+                return self._close_passed(game_id, game, conn, now)
 
             return work
 
@@ -287,5 +357,5 @@ class GameService:
     def replay_matches(self, game_id: str) -> bool:
         """Rebuild the game from its whole log and compare with the snapshot-based load."""
         game = self.store.load(game_id)
-        replayed = Game.from_events(get_ruleset(game.state.ruleset), self.store.events(game_id))
+        replayed = Game.from_events(game.ruleset, self.store.events(game_id))
         return replayed.state == game.state

@@ -47,12 +47,13 @@ from sqlalchemy.dialects import postgresql as pg_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from nightfall.engine import Game
+from nightfall.engine import Game, Ruleset
 from nightfall.engine import events as ev
 from nightfall.engine.phase import ENDED
 from nightfall.rulesets import get_ruleset
 from nightfall.store import codec, faults, schema
 from nightfall.store.cache import GameCache, Holder, Loaded, LogEntry, TokenCache, WriterCache
+from nightfall.store.rulefiles import COMPILED, RuleFileRecord
 
 SNAPSHOT_FORMAT = 1
 #: the PostgreSQL channel on which every commit that appends events is announced
@@ -170,6 +171,8 @@ class GameMeta:
     phase: str
     next_deadline: datetime | None
     ended: bool
+    #: the SHA-256 of the game's rule file (``rule_files``); ``None``: a built-in rule set
+    rule_file: str | None = None
 
 
 def hash_token(token: str) -> str:
@@ -190,7 +193,7 @@ def _meta_of(row: Any) -> GameMeta:
     return GameMeta(
         row["id"], row["ruleset"], row["seed"], row["locale"], row["title"],
         dict(row["options"]), row["head_seq"], row["phase"],
-        _utc(row["next_deadline"]), row["ended"],
+        _utc(row["next_deadline"]), row["ended"], row["rule_file"],
     )
 
 
@@ -218,24 +221,85 @@ class EventStore:
 
     # -- games ------------------------------------------------------------------------
     def create_game(
-        self, game: Game, title: str = "", game_id: str | None = None
+        self, game: Game, title: str = "", game_id: str | None = None,
+        rules: RuleFileRecord | None = None,
     ) -> tuple[str, str]:
-        """Store a new game (its first events); returns (game id, GM token)."""
+        """Store a new game (its first events); returns (game id, GM token). With
+        ``rules`` (the game's rule set is a rule file) the file's bytes are stored in the
+        same transaction, once per hash, and the game records the hash: it is loaded with
+        that file ever after (:meth:`ruleset_of`). A game id already taken raises
+        ``IntegrityError`` and stores nothing (a form sent twice, ``web/routes/gm.py``)."""
         game_id = game_id or secrets.token_hex(6)
         gm_token = secrets.token_urlsafe(32)
         now = datetime.now(UTC)
         state = game.state
         with self.engine.begin() as conn:
+            if rules is not None:
+                self._store_rule_file(conn, rules, now)
             conn.execute(insert(schema.games).values(
                 id=game_id, ruleset=state.ruleset, seed=state.seed, locale=state.locale,
                 title=title, options=state.options, head_seq=0, phase=state.phase_label,
                 next_deadline=None, ended=False, created_at=now,
+                rule_file=rules.sha256 if rules is not None else None,
             ))
             self._append(conn, game_id, 0, game.events, now)
             self._update_head(conn, game_id, game)
             conn.execute(insert(schema.access_tokens).values(
                 token_hash=hash_token(gm_token), game_id=game_id, player=None, created_at=now))
         return game_id, gm_token
+
+    # -- rule files (issue 20) ------------------------------------------------------------
+    def _store_rule_file(self, conn: Connection, rules: RuleFileRecord, now: datetime) -> None:
+        """Insert the file's row unless its hash is stored already (the same bytes: one
+        row however many games use it; two games created at once with a new file both
+        insert, and ``ON CONFLICT DO NOTHING`` lets the second keep the first's row)."""
+        dialect: Any = pg_dialect if conn.dialect.name == "postgresql" else sqlite_dialect
+        table = schema.rule_files
+        conn.execute(dialect.insert(table).values(
+            sha256=rules.sha256, format=rules.format, ruleset=rules.ruleset,
+            title=rules.title[:200], data=rules.data, terms=rules.terms, created_at=now,
+        ).on_conflict_do_nothing(index_elements=[table.c.sha256]))
+
+    def rule_file(self, sha256: str) -> RuleFileRecord | None:
+        """The stored rule file of that hash, or ``None``."""
+        table = schema.rule_files
+        with self.engine.connect() as conn:
+            row = conn.execute(select(table).where(table.c.sha256 == sha256)).mappings().first()
+        if row is None:
+            return None
+        return RuleFileRecord(row["sha256"], row["format"], row["ruleset"], row["title"],
+                              bytes(row["data"]), dict(row["terms"]))
+
+    def rule_file_terms(self) -> list[tuple[str, dict[str, Any]]]:
+        """(rule set id, display names) of every stored rule file, for the upload check
+        (one registry of term names serves every game: ``GameService.check_rules``)."""
+        table = schema.rule_files
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(table.c.ruleset, table.c.terms)
+                                .order_by(table.c.created_at)).all()
+        return [(str(r[0]), dict(r[1])) for r in rows]
+
+    def ruleset_of(self, meta: GameMeta, conn: Connection | None = None) -> Ruleset:
+        """The rule set a stored game is played by: its rule file's, looked up by the
+        hash it recorded (compiled once per process, ``store.rulefiles``), else the
+        built-in plugin of its id."""
+        if meta.rule_file is None:
+            return get_ruleset(meta.ruleset)
+        sha256 = meta.rule_file
+
+        def read() -> bytes:
+            table = schema.rule_files
+            query = select(table.c.data).where(table.c.sha256 == sha256)
+            if conn is not None:
+                data = conn.execute(query).scalar()
+            else:
+                with self.engine.connect() as own:
+                    data = own.execute(query).scalar()
+            if data is None:
+                raise LookupError(f"the rule file {sha256} of game {meta.id} is not stored")
+            return bytes(data)
+
+        return COMPILED.ruleset(sha256, read)
 
     def meta(self, game_id: str, conn: Connection | None = None) -> GameMeta:
         query = select(schema.games).where(schema.games.c.id == game_id)
@@ -277,7 +341,7 @@ class EventStore:
         """The game from its newest usable snapshot (none if ``full``) and the events
         after it, read together with the game's row in one round trip."""
         read = self._read(conn, game_id, from_seq=0 if full else None, snapshot=not full)
-        game = self._game_from(read, 0 if full else None)
+        game = self._game_from(read, 0 if full else None, conn)
         if game is None:  # an unreadable snapshot is only a lost shortcut
             return self._load(conn, game_id, full=True)
         return game
@@ -294,8 +358,8 @@ class EventStore:
                 loaded = self._advance(cached, read.events)
             if cached is None or loaded.seq != read.meta.head_seq:  # (a recreated database)
                 read = self._read(conn, game_id, from_seq=0, snapshot=True)
-                game = self._game_from(read, 0) or Game.from_events(
-                    get_ruleset(read.meta.ruleset), [e for _, _, e in read.events])
+                game = self._game_from(read, 0, conn) or Game.from_events(
+                    self.ruleset_of(read.meta, conn), [e for _, _, e in read.events])
                 loaded = Loaded(game, tuple(read.events))
         self.games.put(game_id, loaded)
         return read.meta, loaded
@@ -314,9 +378,10 @@ class EventStore:
         return Loaded(Game.from_pickled(ruleset, data, cached.seq, [e for _, _, e in new]),
                       log)
 
-    def _game_from(self, read: _Read, from_seq: int | None) -> Game | None:
+    def _game_from(self, read: _Read, from_seq: int | None,
+                   conn: Connection | None = None) -> Game | None:
         """Build the game of one :meth:`_read`; ``None`` if its snapshot is unreadable."""
-        ruleset = get_ruleset(read.meta.ruleset)
+        ruleset = self.ruleset_of(read.meta, conn)
         if read.snapshot_seq is None:
             return Game.from_events(ruleset, [e for _, _, e in read.events])
         try:

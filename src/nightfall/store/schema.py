@@ -1,5 +1,6 @@
-"""Tables: games, players (sign-ups), access tokens, events, snapshots, rate limits, and
-a game's forum thread (its link, its counts, the page cache)."""
+"""Tables: games, the rule files they were created with, players (sign-ups), access
+tokens, events, snapshots, rate limits, and a game's forum thread (its link, its counts,
+the page cache)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,23 @@ from sqlalchemy import (
 
 metadata = MetaData()
 
+#: every rule file a game was created with (issue 20, docs/rules-format.md), by the
+#: SHA-256 of its bytes: a stored game is loaded with the file of its hash, never by the
+#: id inside the file (two files may claim one id). ``terms`` are the file's display
+#: names (domain -> term -> title), read by the upload check without compiling every
+#: stored file: the engine's registry of term names is one for all rule sets.
+rule_files = Table(
+    "rule_files",
+    metadata,
+    Column("sha256", String(64), primary_key=True),
+    Column("format", String(40), nullable=False),
+    Column("ruleset", String(32), nullable=False),
+    Column("title", String(200), nullable=False),
+    Column("data", LargeBinary, nullable=False),
+    Column("terms", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
 games = Table(
     "games",
     metadata,
@@ -35,6 +53,9 @@ games = Table(
     Column("next_deadline", DateTime(timezone=True), nullable=True),
     Column("ended", Boolean, nullable=False, default=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    #: the hash of the game's rule file (``rule_files``); NULL: a built-in rule set
+    Column("rule_file", String(64), ForeignKey("rule_files.sha256",
+                                               name="fk_games_rule_file"), nullable=True),
     Index("ix_games_due", "ended", "next_deadline"),
 )
 

@@ -19,7 +19,17 @@ from nightfall.service.forum_link import ForumLinks
 from nightfall.web import bodies, csrf, forms, limits, openapi
 from nightfall.web.i18n import LANG_COOKIE, Translator, page_locale, supported
 from nightfall.web.render import compile_templates, page, read_flash
-from nightfall.web.routes import api, gm, gm_forum, notify, observer, player, public, sse
+from nightfall.web.routes import (
+    api,
+    gm,
+    gm_forum,
+    gm_rules,
+    notify,
+    observer,
+    player,
+    public,
+    sse,
+)
 from nightfall.web.security import (
     PRIVATE_HEADERS,
     SECURITY_HEADERS,
@@ -63,7 +73,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     # the game's forum thread, read at each vote deadline by the scheduler's tick
     app.state.forum = ForumLinks.of(app.state.service)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    for module in (public, player, observer, gm, gm_forum, api, sse, notify):
+    for module in (public, player, observer, gm, gm_forum, gm_rules, api, sse, notify):
         app.include_router(module.router)
 
     @app.middleware("http")

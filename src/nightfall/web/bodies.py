@@ -9,6 +9,11 @@ page that does not repeat it: a refused form is otherwise written back for corre
 and a megabyte typed into a name came back as a megabyte page. Routes clip what they
 write back to their fields' own limits (:func:`clip`).
 
+A GM's rule file (issue 20, ``/new/rules``) is the one long text: its forms take a body of
+up to ``MAX_RULES_BYTES`` and their two fields of the file's text, pasted or carried from
+the check to the create form, their own caps (``LONG_FIELDS``: 1 MB of text, its base64),
+so the 20,000-character cap of every other field never cuts a rule file.
+
 A form must be UTF-8 text (:func:`decodable_form`): Starlette reads undecodable bytes as
 Latin-1 without a word, so raw bytes ``FF FE`` signed a player up as "ÿþ". A form whose
 urlencoded body has raw non-ASCII bytes or percent-escapes that are not UTF-8, or whose
@@ -36,6 +41,16 @@ MAX_UPLOAD_BYTES = limits.MAX_TOTAL_BYTES + 1024 * 1024
 UPLOAD_SUFFIX = "/votecount"
 #: the longest text field of any form (a post or the GM's message has 10,000 characters)
 MAX_FIELD_CHARS = 20_000
+#: the rule-file forms (``web/routes/gm_rules.py``): a file, a pasted text or the text
+#: checked before (base64), with room for the other fields
+RULES_PREFIX = "/new/rules"
+RULE_TEXT_CHARS = 1024 * 1024
+#: the checked file carried to the create form as base64 (4 characters per 3 bytes)
+RULE_DATA_CHARS = (RULE_TEXT_CHARS + 2) // 3 * 4
+LONG_FIELDS = {"rules_text": RULE_TEXT_CHARS, "rules_data": RULE_DATA_CHARS}
+MAX_RULES_BYTES = 4 * 1024 * 1024
+#: the largest part of a rule-file form Starlette's parser takes (the default is 1 MB)
+MAX_RULES_PART = RULE_DATA_CHARS + 1024
 
 
 class BodyTooLarge(Exception):
@@ -71,7 +86,9 @@ def clip(value: str, limit: int) -> str:
 
 
 def limit_of(path: str) -> int:
-    return MAX_UPLOAD_BYTES if path.endswith(UPLOAD_SUFFIX) else MAX_FORM_BYTES
+    if path.endswith(UPLOAD_SUFFIX):
+        return MAX_UPLOAD_BYTES
+    return MAX_RULES_BYTES if path.startswith(RULES_PREFIX) else MAX_FORM_BYTES
 
 
 async def bounded_body(request: Request) -> None:
@@ -168,13 +185,15 @@ def _multipart_text_is_utf8(body: bytes, boundary: bytes) -> bool:
 
 async def bounded_fields(request: Request) -> None:
     """App-wide dependency: refuse a form with a text field (or field name) longer than
-    ``MAX_FIELD_CHARS``."""
+    ``MAX_FIELD_CHARS`` (a rule-file form's ``LONG_FIELDS``: their own caps). The first
+    parse of the form: Starlette keeps it for every later ``request.form()``."""
     if request.method in ("GET", "HEAD", "OPTIONS"):
         return
-    form = await request.form()
+    rules = request.url.path.startswith(RULES_PREFIX)
+    form = await (request.form(max_part_size=MAX_RULES_PART) if rules else request.form())
     for key, value in form.multi_items():
-        if len(key) > MAX_FIELD_CHARS or (isinstance(value, str)
-                                          and len(value) > MAX_FIELD_CHARS):
+        limit = LONG_FIELDS.get(key, MAX_FIELD_CHARS) if rules else MAX_FIELD_CHARS
+        if len(key) > MAX_FIELD_CHARS or (isinstance(value, str) and len(value) > limit):
             raise FieldTooLong()
 
 

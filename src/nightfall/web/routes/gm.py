@@ -58,7 +58,12 @@ def available_rulesets() -> list[str]:
 # -- creating a game --------------------------------------------------------------------------
 def _new_page(request: Request, tr: Translator, ruleset_id: str, error: Text | None = None,
               values: dict[str, Any] | None = None, status_code: int = 200,
-              key: str = "") -> Response:
+              key: str = "", rules_error: Text | None = None,
+              rules_problems: list[str] | None = None, rules_text: str = "") -> Response:
+    """``/new``: a built-in rule set's form, and the rule-file upload (issue 20,
+    ``routes/gm_rules.py``) with a refused file's problems and pasted text."""
+    from nightfall.service.rules import shipped_files
+
     rulesets = available_rulesets()
     if ruleset_id not in rulesets:
         ruleset_id = rulesets[0]
@@ -70,7 +75,10 @@ def _new_page(request: Request, tr: Translator, ruleset_id: str, error: Text | N
                 locales=SUPPORTED_LOCALES, zones=COMMON_ZONES,
                 # the language the GM reads this page in (issue 18: a game made from the
                 # English page opened in Russian); he may pick the rule set's own
-                default_locale=tr.locale)
+                default_locale=tr.locale,
+                shipped=[(s.name, s.title) for s in shipped_files()],
+                rules_error=rules_error, rules_problems=rules_problems or [],
+                rules_text=rules_text)
 
 
 CREATION_CLOSED = N_("Creating games on this site needs a creation key: ask the site's "

@@ -1,0 +1,44 @@
+"""Rule files a GM might upload, made from the shipped Changelings file (rules C1–C16 as
+data): the same rules under an id of the GM's own, and broken ones."""
+
+from __future__ import annotations
+
+from nightfall.rulefile.ruleset import SHIPPED
+
+#: the shipped file's bytes (id ``changelings-data``)
+SHIPPED_CHANGELINGS = SHIPPED["changelings-data"].read_bytes()
+NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
+
+
+def house_rules(ruleset_id: str = "house-ponies", note: str = "") -> bytes:
+    """The Changelings rules under ``ruleset_id``; ``note`` (a YAML comment) makes another
+    file, with another hash, of the same rules."""
+    data = SHIPPED_CHANGELINGS.replace(b"id: changelings-data", f"id: {ruleset_id}".encode(), 1)
+    data += f"\n# {note}\n".encode() if note else b""
+    assert data != SHIPPED_CHANGELINGS
+    return data
+
+
+def broken_rules(ruleset_id: str = "broken-ponies") -> tuple[bytes, int]:
+    """A file whose role ``pony`` names a faction that does not exist, and which would
+    title a new role ``zz_stranger`` "Perfect Stranger": (bytes, line of the bad key)."""
+    lines = house_rules(ruleset_id).decode().splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.startswith("roles:"))
+    lines.insert(start + 1, '  zz_stranger: {faction: ponies, rule: C4, title: "Perfect '
+                            'Stranger", text: role_pony}\n')
+    bad = next(i for i in range(start, len(lines)) if lines[i].startswith("  pony:"))
+    assert "faction: ponies" in lines[bad]
+    lines[bad] = lines[bad].replace("faction: ponies", "faction: poneys", 1)
+    return "".join(lines).encode(), bad + 1
+
+
+def with_guest(ruleset_id: str, title: str) -> bytes:
+    """The Changelings rules under ``ruleset_id`` for English only, with one more role,
+    ``zz_guest`` (a pony), titled ``title``: no built-in rule set has that role."""
+    lines = house_rules(ruleset_id).decode().splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.startswith("roles:"))
+    lines.insert(start + 1, f'  zz_guest: {{faction: ponies, rule: C4, title: "{title}", '
+                            f'text: role_pony}}\n')
+    text = "".join(lines)
+    assert "languages: [en, de]" in text
+    return text.replace("languages: [en, de]", "languages: [en]", 1).encode()
