@@ -46,6 +46,9 @@ class ChangelingsBot(HeuristicBase):
         super().__init__(name, rules, rng)
         self.ballots: dict[int, dict[str, str]] = defaultdict(dict)  # day -> voter -> target
         self.judged: set[str] = set()
+        #: how many players the mind had seen leave when the entries were last read for
+        #: judging (see :meth:`after_observe`)
+        self._dead_judged = 0
         self.pending: str | None = None
         self.fake_claimed = False
 
@@ -84,6 +87,12 @@ class ChangelingsBot(HeuristicBase):
         if mind.kind == "day":
             ballots = (view.get("votes") or {}).get("vote") or {}
             self.ballots[mind.day].update({v: t for v, t in ballots.items() if t})
+        if len(mind.dead) == self._dead_judged:
+            # nobody left since the entries were last read here: a departed player's
+            # entry shows how he left from the event that made him leave (C2.4), so
+            # nothing new is there to judge (the loop read every entry on each turn)
+            return
+        self._dead_judged = len(mind.dead)
         for entry in view.get("players") or ():
             name, left = entry["name"], entry.get("left")
             if entry.get("alive") or name in self.judged or not left:
