@@ -55,36 +55,54 @@ def _plus_one(tally: Mapping[str, int], extra: Sequence[str]) -> dict[str, int]:
 
 
 def _phase(env: Env) -> Any:
-    return _state(env).phase
+    return env["$state"].phase
 
 
 def _awaited(env: Env, player: str) -> list[str]:
-    awaited = _rules(env).awaiting_inputs(_state(env)) or set()
-    return sorted(slot for name, slot in awaited if name == player)
+    found: list[str] = env["$rules"].awaited_slots(env["$state"], player)
+    return found
 
 
+# the functions every legal list and every resolution asks for each player: the state
+# read straight from the environment (``players.get(None)`` is ``None`` too)
 def _role(env: Env, player: str | None) -> str | None:
-    found = _state(env).players.get(player) if player is not None else None
-    return found.role if found is not None else None
+    found = env["$state"].players.get(player)
+    return None if found is None else found.role
 
 
 def _faction_of(env: Env, role: str | None) -> str | None:
-    spec = _rules(env).file.roles.get(role) if role is not None else None
-    return spec.faction if spec is not None else None
+    found: str | None = env["$rules"].role_factions.get(role)
+    return found
+
+
+def _faction(env: Env, player: str | None) -> str | None:
+    found = env["$state"].players.get(player)
+    return None if found is None else env["$rules"].role_factions.get(found.role)
 
 
 def _has(env: Env, player: str | None, status: str) -> bool:
-    found = _state(env).players.get(player) if player is not None else None
+    found = env["$state"].players.get(player)
     return found is not None and status in found.statuses
 
 
+def _is_alive(env: Env, player: str | None) -> bool:
+    found = env["$state"].players.get(player)
+    return found is not None and found.alive
+
+
 def _tagged(env: Env, role: str | None, tag: str) -> bool:
-    spec = _rules(env).file.roles.get(role) if role is not None else None
-    return spec is not None and tag in spec.tags
+    tags = env["$rules"].role_tags.get(role)
+    return tags is not None and tag in tags
+
+
+def _has_tag(env: Env, player: str | None, tag: str) -> bool:
+    found = env["$state"].players.get(player)
+    tags = None if found is None else env["$rules"].role_tags.get(found.role)
+    return tags is not None and tag in tags
 
 
 def _sub(env: Env, player: str | None, slot: str) -> Any:
-    return _state(env).submissions.get((player, slot)) if player is not None else None
+    return env["$state"].submissions.get((player, slot)) if player is not None else None
 
 
 def _strip(env: Env, text: str | None) -> str:
@@ -93,20 +111,19 @@ def _strip(env: Env, text: str | None) -> str:
 
 def _fn(params: tuple[str, ...], result: str | Callable[[Sequence[str]], str],
         run: Callable[..., Any], *reads: str, varargs: bool = False) -> Function:
-    return Function(params, result, run, frozenset(reads), varargs)
+    # every function here that returns a bool returns True or False itself
+    return Function(params, result, run, frozenset(reads), varargs, strict=result == "bool")
 
 
 BUILTINS: dict[str, Function] = {
     # the players
-    "alive": _fn((), list_of("player"), lambda env: _state(env).alive(), PLAYERS),
-    "players": _fn((), list_of("player"), lambda env: list(_state(env).players), PLAYERS),
-    "is_alive": _fn(("player",), "bool", lambda env, p: _state(env).is_alive(p), PLAYERS),
+    "alive": _fn((), list_of("player"), lambda env: env["$state"].alive(), PLAYERS),
+    "players": _fn((), list_of("player"), lambda env: list(env["$state"].players), PLAYERS),
+    "is_alive": _fn(("player",), "bool", _is_alive, PLAYERS),
     "role": _fn(("player",), "role", _role, PLAYERS),
-    "faction": _fn(("player",), "faction",
-                   lambda env, p: _faction_of(env, _role(env, p)), PLAYERS),
+    "faction": _fn(("player",), "faction", _faction, PLAYERS),
     "has": _fn(("player", "status"), "bool", _has, PLAYERS),
-    "has_tag": _fn(("player", "tag"), "bool",
-                   lambda env, p, t: _tagged(env, _role(env, p), t), PLAYERS),
+    "has_tag": _fn(("player", "tag"), "bool", _has_tag, PLAYERS),
     "left_during": _fn(("player", "str", "int"), "bool", lambda env, p, kind, number: (
         _state(env).players[p].left_phase == f"{kind} {number}"), PLAYERS),
     "winner": _fn((), "faction", lambda env: _state(env).winner or "draw", PLAYERS),
@@ -121,7 +138,7 @@ BUILTINS: dict[str, Function] = {
     # the round's inputs
     "sub": _fn(("player", "slot"), "sub", _sub, SUBS),
     "subs": _fn(("slot",), list_of("sub"),
-                lambda env, slot: list(_state(env).submissions_in(slot)), SUBS),
+                lambda env, slot: env["$state"].submissions_in(slot), SUBS),
     "standing_subs": _fn((), list_of("sub"), lambda env: [
         s for s in _state(env).submissions.values() if s.standing], SUBS),
     "awaited": _fn(("player",), list_of("slot"), _awaited, PLAYERS, PHASE, SUBS, FLAG_READS),

@@ -147,6 +147,11 @@ class EffectCompiler:
             if found is not None:
                 compiled.append((name, found))
         converters = [(name, e.run, e.type) for name, e in compiled]
+        if not converters:
+            # a text without parameters is built once (refusals that every legal list
+            # meets: "not the leader", "nothing awaited from you"); a Text is never changed
+            made = Text(msgid)
+            return lambda env: made
 
         def build(env: Env) -> Text:
             return Text(msgid, {name: as_param(run(env), kind) for name, run, kind in converters})

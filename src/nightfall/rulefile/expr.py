@@ -17,8 +17,10 @@ role is found at load.
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from lark import Lark, Token, Tree
@@ -130,6 +132,25 @@ class Function:
     varargs: bool = False
     #: the facts it reads (a definition of the rule file that reads facts)
     facts: frozenset[str] = frozenset()
+    #: ``run`` returns ``True`` or ``False`` itself (``and``/``or`` need not convert it)
+    strict: bool = False
+    #: a definition compiled into every expression that calls it (see :class:`Inline`)
+    inline: Inline | None = None
+
+
+@dataclass(frozen=True)
+class Inline:
+    """A definition of the rule file that is compiled into each expression calling it,
+    with the arguments' code in place of its parameters: no call, no environment of its
+    own, no cache to look up. Only definitions without comprehensions are (they bind no
+    names, so an argument read inside the body sees the caller's variables); the
+    others are called and their answers kept (``ruleset.py``)."""
+
+    tree: Any
+    #: the parameters with their declared types, in order
+    params: tuple[tuple[str, str], ...]
+    #: the scope the definition was compiled in (its parameters as variables)
+    scope: Scope
 
 
 @dataclass
@@ -145,10 +166,13 @@ class Scope:
     names: Mapping[str, frozenset[str]] = field(default_factory=dict)
     #: record types: field -> type
     records: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    #: fact -> its engine flag key (the prefix, for a fact kept per player): a fact is
+    #: then read straight from ``state.flags``; without it through ``env["$facts"]``
+    keys: Mapping[str, str] = field(default_factory=dict)
 
     def with_vars(self, **more: str) -> Scope:
         return Scope({**self.variables, **more}, self.functions, self.facts, self.names,
-                     self.records)
+                     self.records, self.keys)
 
 
 @dataclass
@@ -163,6 +187,22 @@ class Expr:
     variables: frozenset[str]
     facts: frozenset[str]
     reads: frozenset[str]
+    #: ``run`` returns ``True`` or ``False`` itself
+    strict: bool = False
+    #: the expression is ``VAR == OTHER`` (either way round) where ``OTHER`` does not
+    #: read ``VAR``: (VAR, OTHER's code). A target check of that form refuses at most the
+    #: one target equal to OTHER, worked out once per actor (``ruleset.py``)
+    equals: tuple[str, Compiled] | None = None
+    #: the parse tree and whether it has no comprehension (a definition of that kind is
+    #: compiled into its callers, see :class:`Inline`)
+    tree: Any = None
+    inlinable: bool = False
+
+
+#: a value that is not a constant
+_NO: Any = object()
+#: numbers for the names under which an argument of an inlined definition is kept
+_HIDDEN = itertools.count()
 
 
 @dataclass
@@ -170,11 +210,38 @@ class _Out:
     run: Compiled
     type: str
     literal: str | None = None  # the value of a string literal (for name checks)
+    #: a constant's value (a literal): what uses it reads the value, not ``run``
+    value: Any = _NO
+    #: ``run`` returns ``True`` or ``False`` itself
+    strict: bool = False
+    #: ``run`` reads just this variable (``env[var]``)
+    var: str | None = None
+    #: the variables ``run`` reads (the free ones of this part of the expression)
+    uses: frozenset[str] = frozenset()
+    #: a list literal of constants: its items
+    items: tuple[Any, ...] | None = None
+    #: ``VAR == OTHER`` (see :attr:`Expr.equals`)
+    equals: tuple[str, Compiled] | None = None
+
+
+def _uses(*outs: _Out | None) -> frozenset[str]:
+    return frozenset().union(*(o.uses for o in outs if o is not None))
+
+
+def _constant(value: Any, kind: str, literal: str | None = None, strict: bool = False
+              ) -> _Out:
+    return _Out(lambda env: value, kind, literal=literal, value=value, strict=strict)
+
+
+def _reader(name: str) -> Compiled:
+    return lambda env: env[name]
 
 
 class _Compiler:
-    def __init__(self, scope: Scope) -> None:
+    def __init__(self, scope: Scope, bound: Mapping[str, _Out] | None = None) -> None:
         self.scope = scope
+        #: an inlined definition's parameters: the code of the caller's arguments
+        self.bound = dict(bound or {})
         self.variables: set[str] = set()
         self.facts: set[str] = set()
         self.reads: set[str] = set()
@@ -204,35 +271,40 @@ class _Compiler:
 
     # -- atoms ---------------------------------------------------------------------------
     def _int_(self, token: Token) -> _Out:
-        value = int(token)
-        return _Out(lambda env: value, "int")
+        return _constant(int(token), "int")
 
     def _string(self, token: Token) -> _Out:
         value = str(token)[1:-1]
-        return _Out(lambda env: value, "str", literal=value)
+        return _constant(value, "str", literal=value)
 
     def _true(self) -> _Out:
-        return _Out(lambda env: True, "bool")
+        return _constant(True, "bool", strict=True)
 
     def _false(self) -> _Out:
-        return _Out(lambda env: False, "bool")
+        return _constant(False, "bool", strict=True)
 
     def _none(self) -> _Out:
-        return _Out(lambda env: None, "none")
+        return _constant(None, "none")
 
     def _name(self, token: Token) -> _Out:
         name = str(token)
+        local = any(name in frame for frame in self.local)
+        if not local and name in self.bound:
+            return self.bound[name]
         kind = self.var_type(name)
         if kind is not None:
-            if not any(name in frame for frame in self.local):
+            if not local:
                 self.variables.add(name)
-            return _Out(lambda env: env[name], kind)
+            return _Out(_reader(name), kind, var=name, uses=frozenset({name}))
         fact = self.scope.facts.get(name)
         if fact is not None:
             kind, per_player = fact
             if per_player:
                 raise ExprError(f"fact {name!r} is kept per player: write {name}(player)")
             self.facts.add(name)
+            key = self.scope.keys.get(name)
+            if key is not None:
+                return _Out(lambda env: env["$state"].flags.get(key), kind)
             return _Out(lambda env: env["$facts"].get(env, name, None), kind)
         if name in self.scope.functions and not self.scope.functions[name].params:
             return self._call(token)
@@ -252,7 +324,12 @@ class _Compiler:
                 raise ExprError(f"{name}(…) needs a player, not {_article(player.type)}")
             self.facts.add(name)
             prun = player.run
-            return _Out(lambda env: env["$facts"].get(env, name, prun(env)), kind)
+            base = self.scope.keys.get(name)
+            if base is not None:
+                return _Out(lambda env: env["$state"].flags.get(base + (prun(env) or "")),
+                            kind, uses=player.uses)
+            return _Out(lambda env: env["$facts"].get(env, name, prun(env)), kind,
+                        uses=player.uses)
         function = self.scope.functions.get(name)
         if function is None:
             raise ExprError(f"unknown function {name!r}")
@@ -272,14 +349,37 @@ class _Compiler:
         self.facts |= function.facts
         result = function.result
         kind = result if isinstance(result, str) else result([o.type for o in outs])
-        runs = tuple(o.run for o in outs)
-        impl = function.run
-        if not runs:
-            return _Out(lambda env: impl(env), kind)
-        if len(runs) == 1:
-            (one,) = runs
-            return _Out(lambda env: impl(env, one(env)), kind)
-        return _Out(lambda env: impl(env, *[r(env) for r in runs]), kind)
+        if function.inline is not None:
+            return self._inline(function.inline, outs, kind)
+        return _Out(_call_code(function.run, outs), kind, strict=function.strict,
+                    uses=_uses(*outs))
+
+    def _inline(self, inline: Inline, outs: Sequence[_Out], kind: str) -> _Out:
+        """A definition's body compiled in place, its parameters bound to the arguments'
+        code. An argument the body reads more than once is worked out once first (kept
+        in the environment under a name no expression can write) unless it is a constant
+        or a variable."""
+        bound: dict[str, _Out] = {}
+        first: list[tuple[str, Compiled]] = []
+        for (param, declared), out in zip(inline.params, outs, strict=True):
+            # the body sees the parameter as declared, as when it was compiled alone
+            arg = replace(out, type=declared, literal=None, equals=None)
+            if out.value is _NO and out.var is None and _count_name(inline.tree, param) > 1:
+                hidden = f"${param}#{next(_HIDDEN)}"
+                first.append((hidden, out.run))
+                arg = _Out(_reader(hidden), declared, strict=out.strict, uses=out.uses)
+            bound[param] = arg
+        body = _Compiler(inline.scope, bound).compile(inline.tree)
+        run = body.run
+        if first:
+            inner, pending = run, tuple(first)
+
+            def run(env: Env) -> Any:
+                for hidden, value in pending:
+                    env[hidden] = value(env)
+                return inner(env)
+
+        return _Out(run, kind, value=body.value, strict=body.strict, uses=body.uses)
 
     def _list_(self, *items: Tree[Token] | None) -> _Out:
         outs = [self.compile(i) for i in items if i is not None]
@@ -288,11 +388,15 @@ class _Compiler:
             is_str(k) for k in kinds) else "any"
         for out in outs:
             self.check_literal(out, item)
+        if all(o.value is not _NO for o in outs):
+            values = tuple(o.value for o in outs)
+            # a new list each time: what receives it may keep it
+            return _Out(lambda env: list(values), list_of(item), items=values)
         runs = tuple(o.run for o in outs)
-        return _Out(lambda env: [r(env) for r in runs], list_of(item))
+        return _Out(lambda env: [r(env) for r in runs], list_of(item), uses=_uses(*outs))
 
     def _comprehension(self, name: Token, source: Tree[Token], condition: Tree[Token] | None
-                       ) -> tuple[Compiled, str, Compiled | None, dict[str, str]]:
+                       ) -> tuple[_Out, str, _Out | None, dict[str, str]]:
         over = self.compile(source)
         if not (over.type.startswith("list[") or over.type in ("any", "list")):
             raise ExprError(f"'for {name} in …' needs a list, not {_article(over.type)}")
@@ -300,47 +404,51 @@ class _Compiler:
         self.local.append(frame)
         cond = None
         if condition is not None:
-            out = self.compile(condition)
-            if not fits(out.type, "bool"):
+            cond = self.compile(condition)
+            if not fits(cond.type, "bool"):
                 raise ExprError(f"the condition of a comprehension must be a bool, not "
-                                f"{_article(out.type)}")
-            cond = out.run
-        return over.run, item_of(over.type), cond, frame
+                                f"{_article(cond.type)}")
+        return over, item_of(over.type), cond, frame
 
     def _comp(self, element: Tree[Token], name: Token, source: Tree[Token],
               condition: Tree[Token] | None) -> _Out:
-        over, _, cond, _frame = self._comprehension(name, source, condition)
+        over_out, _, cond_out, _frame = self._comprehension(name, source, condition)
         elem = self.compile(element)
         self.local.pop()
         var = str(name)
-        erun = elem.run
-
-        def run(env: Env) -> list[Any]:
-            found = []
-            for value in over(env):
-                inner = {**env, var: value}
-                if cond is None or cond(inner):
-                    found.append(erun(inner))
-            return found
-
-        return _Out(run, list_of(elem.type))
+        uses = over_out.uses | (_uses(cond_out, elem) - {var})
+        return _Out(_comprehension(var, over_out.run, cond_out.run if cond_out else None,
+                                   None if elem.var == var else elem.run),
+                    list_of(elem.type), uses=uses)
 
     def _map_comp(self, key: Tree[Token], value: Tree[Token], name: Token,
                   source: Tree[Token], condition: Tree[Token] | None) -> _Out:
-        over, _, cond, _frame = self._comprehension(name, source, condition)
+        over_out, _, cond_out, _frame = self._comprehension(name, source, condition)
         k, v = self.compile(key), self.compile(value)
         self.local.pop()
         var, krun, vrun = str(name), k.run, v.run
+        over = over_out.run
+        cond = cond_out.run if cond_out is not None else None
 
         def run(env: Env) -> dict[Any, Any]:
+            # the item is bound in the environment itself and the name's old value put
+            # back after (a copy of the environment per item cost more than the rest)
             found = {}
-            for item in over(env):
-                inner = {**env, var: item}
-                if cond is None or cond(inner):
-                    found[krun(inner)] = vrun(inner)
+            had, old = var in env, env.get(var)
+            try:
+                for item in over(env):
+                    env[var] = item
+                    if cond is None or cond(env):
+                        found[krun(env)] = vrun(env)
+            finally:
+                if had:
+                    env[var] = old
+                else:
+                    env.pop(var, None)
             return found
 
-        return _Out(run, f"map[{k.type},{v.type}]")
+        return _Out(run, f"map[{k.type},{v.type}]",
+                    uses=over_out.uses | (_uses(cond_out, k, v) - {var}))
 
     # -- operators -----------------------------------------------------------------------
     def _bool(self, node: Tree[Token], what: str) -> _Out:
@@ -350,24 +458,36 @@ class _Compiler:
         return out
 
     def _or_(self, a: Tree[Token], b: Tree[Token]) -> _Out:
-        x, y = self._bool(a, "or").run, self._bool(b, "or").run
-        return _Out(lambda env: bool(x(env)) or bool(y(env)), "bool")
+        xo, yo = self._bool(a, "or"), self._bool(b, "or")
+        x, y = xo.run, yo.run
+        if xo.strict and yo.strict:
+            return _Out(lambda env: x(env) or y(env), "bool", strict=True, uses=_uses(xo, yo))
+        return _Out(lambda env: bool(x(env)) or bool(y(env)), "bool", strict=True,
+                    uses=_uses(xo, yo))
 
     def _and_(self, a: Tree[Token], b: Tree[Token]) -> _Out:
-        x, y = self._bool(a, "and").run, self._bool(b, "and").run
-        return _Out(lambda env: bool(x(env)) and bool(y(env)), "bool")
+        xo, yo = self._bool(a, "and"), self._bool(b, "and")
+        x, y = xo.run, yo.run
+        if xo.strict and yo.strict:
+            return _Out(lambda env: x(env) and y(env), "bool", strict=True,
+                        uses=_uses(xo, yo))
+        return _Out(lambda env: bool(x(env)) and bool(y(env)), "bool", strict=True,
+                    uses=_uses(xo, yo))
 
     def _not_(self, a: Tree[Token]) -> _Out:
-        x = self._bool(a, "not").run
-        return _Out(lambda env: not x(env), "bool")
+        xo = self._bool(a, "not")
+        x = xo.run
+        return _Out(lambda env: not x(env), "bool", strict=True, uses=xo.uses)
 
     def _ternary(self, then: Tree[Token], cond: Tree[Token], other: Tree[Token]) -> _Out:
-        c = self._bool(cond, "if").run
+        co = self._bool(cond, "if")
+        c = co.run
         t, o = self.compile(then), self.compile(other)
         kind = t.type if o.type in (t.type, "none") else o.type if t.type == "none" else (
             t.type if fits(o.type, t.type) else "any")
         trun, orun = t.run, o.run
-        return _Out(lambda env: trun(env) if c(env) else orun(env), kind)
+        return _Out(lambda env: trun(env) if c(env) else orun(env), kind,
+                    strict=t.strict and o.strict, uses=_uses(co, t, o))
 
     def _compare(self, a: Tree[Token], op: Token, b: Tree[Token]) -> _Out:
         x, y = self.compile(a), self.compile(b)
@@ -375,49 +495,65 @@ class _Compiler:
         self.check_literal(y, x.type)
         if not (fits(x.type, y.type) or fits(y.type, x.type)):
             raise ExprError(f"cannot compare {_article(x.type)} with {_article(y.type)}")
-        xr, yr = x.run, y.run
-        ops: dict[str, Callable[[Any, Any], bool]] = {
-            "==": lambda p, q: bool(p == q), "!=": lambda p, q: bool(p != q),
-            "<": lambda p, q: bool(p < q), "<=": lambda p, q: bool(p <= q),
-            ">": lambda p, q: bool(p > q), ">=": lambda p, q: bool(p >= q)}
-        fn = ops[str(op)]
         if str(op) in ("<", "<=", ">", ">=") and not (
                 x.type == y.type == "int" or (is_str(x.type) and is_str(y.type))):
             raise ExprError(f"'{op}' compares numbers, not {_article(x.type)} and "
                             f"{_article(y.type)}")
-        return _Out(lambda env: fn(xr(env), yr(env)), "bool")
+        equals = None
+        if str(op) == "==":
+            if x.var is not None and x.var not in y.uses:
+                equals = (x.var, y.run)
+            elif y.var is not None and y.var not in x.uses:
+                equals = (y.var, x.run)
+        return _Out(_compare_code(str(op), x, y), "bool", strict=True, uses=_uses(x, y),
+                    equals=equals)
 
-    def _membership(self, a: Tree[Token], b: Tree[Token]) -> tuple[Compiled, Compiled]:
+    def _membership(self, a: Tree[Token], b: Tree[Token]) -> tuple[_Out, _Out]:
         x, y = self.compile(a), self.compile(b)
         if not (y.type.startswith(("list[", "map[")) or y.type in ("any", "list", "map")):
             raise ExprError(f"'in' needs a list, not {_article(y.type)}")
         self.check_literal(x, item_of(y.type))
         if not fits(x.type, item_of(y.type)):
             raise ExprError(f"{_article(x.type)} is never in {_article(y.type)}")
-        return x.run, y.run
+        return x, y
 
     def _in_(self, a: Tree[Token], b: Tree[Token]) -> _Out:
-        x, y = self._membership(a, b)
-        return _Out(lambda env: x(env) in (y(env) or ()), "bool")
+        xo, yo = self._membership(a, b)
+        x, y = xo.run, yo.run
+        if yo.items is not None:  # a list of constants: the same items, never rebuilt
+            items = yo.items
+            return _Out(lambda env: x(env) in items, "bool", strict=True, uses=xo.uses)
+        return _Out(lambda env: x(env) in (y(env) or ()), "bool", strict=True,
+                    uses=_uses(xo, yo))
 
     def _not_in(self, a: Tree[Token], b: Tree[Token]) -> _Out:
-        x, y = self._membership(a, b)
-        return _Out(lambda env: x(env) not in (y(env) or ()), "bool")
+        xo, yo = self._membership(a, b)
+        x, y = xo.run, yo.run
+        if yo.items is not None:
+            items = yo.items
+            return _Out(lambda env: x(env) not in items, "bool", strict=True, uses=xo.uses)
+        return _Out(lambda env: x(env) not in (y(env) or ()), "bool", strict=True,
+                    uses=_uses(xo, yo))
 
     def _arith(self, a: Tree[Token], op: Token, b: Tree[Token]) -> _Out:
         x, y = self.compile(a), self.compile(b)
         xr, yr = x.run, y.run
+        uses = _uses(x, y)
         if str(op) == "+" and x.type.startswith("list[") and y.type.startswith("list["):
             kind = x.type if fits(y.type, x.type) else "list[any]"
-            return _Out(lambda env: [*xr(env), *yr(env)], kind)
+            return _Out(lambda env: [*xr(env), *yr(env)], kind, uses=uses)
         if not (x.type in ("int", "any") and y.type in ("int", "any")):
             raise ExprError(f"'{op}' needs numbers (or two lists for +), not {_article(x.type)} "
                             f"and {_article(y.type)}")
+        if y.value is not _NO and str(op) in ("+", "-"):
+            c = y.value
+            if str(op) == "+":
+                return _Out(lambda env: xr(env) + c, "int", uses=uses)
+            return _Out(lambda env: xr(env) - c, "int", uses=uses)
         ops: dict[str, Callable[[int, int], int]] = {
-            "+": lambda p, q: p + q, "-": lambda p, q: p - q, "*": lambda p, q: p * q,
-            "//": lambda p, q: p // q}
+            "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv}
         fn = ops[str(op)]
-        return _Out(lambda env: fn(xr(env), yr(env)), "int")
+        return _Out(lambda env: fn(xr(env), yr(env)), "int", uses=uses)
 
     def _attr(self, base: Tree[Token], name: Token) -> _Out:
         out = self.compile(base)
@@ -435,25 +571,147 @@ class _Compiler:
         else:
             raise ExprError(f"{_article(out.type)} has no field {key!r}")
         brun = out.run
-        getter = _FIELD_GETTERS.get(out.type, _getitem)
+        if out.type in _OBJECT_RECORDS:
+            get = operator.attrgetter(key)
+            if out.var is not None:
+                var = out.var
 
-        def run(env: Env) -> Any:
-            value = brun(env)
-            return None if value is None else getter(value, key)
+                def run(env: Env) -> Any:
+                    value = env[var]
+                    return None if value is None else get(value)
+            else:
+                def run(env: Env) -> Any:
+                    value = brun(env)
+                    return None if value is None else get(value)
+        else:
+            def run(env: Env) -> Any:
+                value = brun(env)
+                if value is None:
+                    return None
+                if type(value) is dict:
+                    return value.get(key)
+                return _getitem(value, key)
 
-        return _Out(run, kind)
+        return _Out(run, kind, uses=out.uses)
 
     def _index(self, base: Tree[Token], index: Tree[Token]) -> _Out:
         b, i = self.compile(base), self.compile(index)
         brun, irun = b.run, i.run
+        uses = _uses(b, i)
         if b.type.startswith("list["):
             if i.type not in ("int", "any"):
                 raise ExprError(f"a list is indexed by a number, not {_article(i.type)}")
-            return _Out(lambda env: brun(env)[irun(env)], item_of(b.type))
+            if i.value is not _NO:
+                at = i.value
+                return _Out(lambda env: brun(env)[at], item_of(b.type), uses=uses)
+            return _Out(lambda env: brun(env)[irun(env)], item_of(b.type), uses=uses)
         if b.type.startswith("map["):
             value = b.type[4:-1].split(",", 1)[1]
-            return _Out(lambda env: brun(env).get(irun(env)), value)
+            return _Out(lambda env: brun(env).get(irun(env)), value, uses=uses)
         raise ExprError(f"{_article(b.type)} cannot be indexed")
+
+
+def _call_code(impl: Callable[..., Any], outs: Sequence[_Out]) -> Compiled:
+    """The code of a call of ``impl(env, *args)``: constants passed as they are."""
+    if not outs:
+        return impl  # it takes the environment itself
+    if len(outs) == 1:
+        (one,) = outs
+        if one.value is not _NO:
+            c = one.value
+            return lambda env: impl(env, c)
+        if one.var is not None:  # a variable: read here, not by its own code
+            v = one.var
+            return lambda env: impl(env, env[v])
+        a = one.run
+        return lambda env: impl(env, a(env))
+    if len(outs) == 2:
+        first, second = outs
+        a, b = first.run, second.run
+        if second.value is not _NO:
+            c = second.value
+            if first.var is not None:
+                v = first.var
+                return lambda env: impl(env, env[v], c)
+            return lambda env: impl(env, a(env), c)
+        if first.value is not _NO:
+            c = first.value
+            return lambda env: impl(env, c, b(env))
+        return lambda env: impl(env, a(env), b(env))
+    runs = tuple(o.run for o in outs)
+    return lambda env: impl(env, *[r(env) for r in runs])
+
+
+def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
+    """The code of ``x OP y``: a constant side compared as a value, ``none`` by
+    identity (no value of a rule file equals ``None`` but ``None``)."""
+    xr, yr = x.run, y.run
+    if op in ("==", "!="):
+        if y.value is None or x.value is None:
+            other = xr if y.value is None else yr
+            if op == "==":
+                return lambda env: other(env) is None
+            return lambda env: other(env) is not None
+        if y.value is not _NO:
+            c = y.value
+            if op == "==":
+                return lambda env: xr(env) == c
+            return lambda env: xr(env) != c
+        if op == "==":
+            return lambda env: xr(env) == yr(env)
+        return lambda env: xr(env) != yr(env)
+    fn: Callable[[Any, Any], bool] = {"<": operator.lt, "<=": operator.le, ">": operator.gt,
+                                      ">=": operator.ge}[op]
+    if y.value is not _NO:
+        c = y.value
+        return lambda env: fn(xr(env), c)
+    return lambda env: fn(xr(env), yr(env))
+
+
+def _comprehension(var: str, over: Compiled, cond: Compiled | None,
+                   element: Compiled | None) -> Compiled:
+    """``[element for var in over if cond]``: the item is bound in the environment itself
+    and the name's old value put back after (a copy of the environment per item cost
+    more than the rest); ``element`` ``None``: the item itself."""
+    def run(env: Env) -> list[Any]:
+        found: list[Any] = []
+        had, old = var in env, env.get(var)
+        try:
+            if cond is None:
+                if element is None:
+                    found.extend(over(env))
+                else:
+                    for value in over(env):
+                        env[var] = value
+                        found.append(element(env))
+            elif element is None:
+                for value in over(env):
+                    env[var] = value
+                    if cond(env):
+                        found.append(value)
+            else:
+                for value in over(env):
+                    env[var] = value
+                    if cond(env):
+                        found.append(element(env))
+        finally:
+            if had:
+                env[var] = old
+            else:
+                env.pop(var, None)
+        return found
+
+    return run
+
+
+def _count_name(tree: Any, name: str) -> int:
+    """How often ``name`` occurs in ``tree`` (as any name: a safe overcount)."""
+    return sum(1 for token in tree.scan_values(lambda t: isinstance(t, Token))
+               if token.type == "NAME" and str(token) == name)
+
+
+def _has_comprehension(tree: Any) -> bool:
+    return any(node.data in ("comp", "map_comp") for node in tree.iter_subtrees())
 
 
 def _getitem(value: Any, key: str) -> Any:
@@ -462,12 +720,8 @@ def _getitem(value: Any, key: str) -> Any:
     return value.get(key) if isinstance(value, Mapping) else None
 
 
-def _getattr(value: Any, key: str) -> Any:
-    return getattr(value, key)
-
-
 #: records whose values are objects (engine submissions, phases), not mappings
-_FIELD_GETTERS: dict[str, Callable[[Any, str], Any]] = {"sub": _getattr, "phase": _getattr}
+_OBJECT_RECORDS = frozenset({"sub", "phase"})
 
 
 def compile_expr(source: str, scope: Scope, want: str | None = None) -> Expr:
@@ -487,7 +741,8 @@ def compile_expr(source: str, scope: Scope, want: str | None = None) -> Expr:
             raise ExprError(f"{source!r} is {_article(out.type)}, {_article(want)} is "
                             f"needed here")
     return Expr(source, out.run, out.type, frozenset(compiler.variables),
-                frozenset(compiler.facts), frozenset(compiler.reads))
+                frozenset(compiler.facts), frozenset(compiler.reads), strict=out.strict,
+                equals=out.equals, tree=tree, inlinable=not _has_comprehension(tree))
 
 
 def _article(type_name: str) -> str:

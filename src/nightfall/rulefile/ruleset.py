@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import time
 from functools import cache
 from pathlib import Path
@@ -53,7 +53,7 @@ from nightfall.rulefile.effects import (
     Usage,
     as_param,
 )
-from nightfall.rulefile.expr import Env, Expr, ExprError, Function, Scope, compile_expr
+from nightfall.rulefile.expr import Env, Expr, ExprError, Function, Inline, Scope, compile_expr
 from nightfall.rulefile.load import RuleFileError, RuleProblem, Source, read_source
 from nightfall.rulefile.model import FORMAT, AbilitySpec, RuleFile
 
@@ -102,6 +102,12 @@ class CompiledStage:
     #: the parts of the state the ``awaits`` read
     await_parts: tuple[int, ...] = (PLAYERS, PHASE_PART, SUBMISSIONS, FLAGS)
 
+    #: what the inputs still missing depend on: the awaits and the submissions
+    missing_parts: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.missing_parts = tuple(sorted({*self.await_parts, SUBMISSIONS}))
+
 
 class DataRuleset(RulesetBase):
     """A rule set read from a rule file (see docs/rules-format.md)."""
@@ -114,6 +120,9 @@ class DataRuleset(RulesetBase):
         #: what every game of this rule set records (``GameCreated.options``)
         self.rules_file = f"{FORMAT}:sha256:{source.sha256}"
         self.roles = {rid: Role(rid, r.faction, r.rule, r.special) for rid, r in file.roles.items()}
+        #: each role's faction and tags, for the functions ``faction``, ``has_tag`` …
+        self.role_factions = {rid: r.faction for rid, r in file.roles.items()}
+        self.role_tags = {rid: frozenset(r.tags) for rid, r in file.roles.items()}
         self.factions = tuple(file.factions)
         self.default_options = {**{k: o.default for k, o in file.options.items()},
                                 "rules_file": self.rules_file}
@@ -148,13 +157,14 @@ class DataRuleset(RulesetBase):
             functions[record] = _record_constructor(record, tuple(fields), tuple(fields.values()))
         facts = {name: (spec.type, spec.per_player) for name, spec in file.facts.items()}
         self.facts = Facts({name: (spec.key, spec.per_player) for name, spec in file.facts.items()})
-        self.scope = Scope({}, functions, facts, names, records)
+        keys = {name: spec.key for name, spec in file.facts.items()}
+        self.scope = Scope({}, functions, facts, names, records, keys)
         for name, spec in file.facts.items():
             if spec.type not in _known_types(records):
                 problems.append(Problem(("facts", name, "type"), f"unknown type {spec.type!r}"))
         for head, body in file.define.items():
             self._define(head, body, functions)
-        self.scope = Scope({}, functions, facts, names, records)
+        self.scope = Scope({}, functions, facts, names, records, keys)
         hooks: dict[str, hook_registry.Hook] = {}
         for name, wanted in file.hooks.items():
             found = hook_registry.find(name, wanted.version)
@@ -285,13 +295,29 @@ class DataRuleset(RulesetBase):
             self.problems.append(Problem(path, f"{name!r} is already a function"))
             return
         scope = Scope(dict(params), functions, self.scope.facts, self.scope.names,
-                      self.scope.records)
+                      self.scope.records, self.scope.keys)
         try:
             compiled = compile_expr(body, scope)
         except ExprError as error:
             self.problems.append(Problem(path, str(error)))
             return
         run, names = compiled.run, tuple(p for p, _ in params)
+        if compiled.inlinable:
+            # no comprehension: compiled into every expression that calls it, its
+            # arguments' code in place of its parameters (a call and a cache lookup cost
+            # more than ``faction(p) == 'changelings'`` itself)
+            rules = self
+
+            def direct(env: Env, *args: Any) -> Any:
+                inner = {"$state": env.get("$state"), "$rules": rules, "$facts": rules.facts}
+                inner.update(zip(names, args, strict=True))
+                return run(inner)
+
+            functions[name] = Function(
+                tuple(k for _, k in params), compiled.type, direct, compiled.reads,
+                facts=compiled.facts, strict=compiled.strict,
+                inline=Inline(compiled.tree, tuple(params), scope))
+            return
         parts, key, rules = parts_of([compiled]), ("rf.define", self, name), self
         if not params:
             # a definition without parameters is a function of the parts of the state it
@@ -300,17 +326,31 @@ class DataRuleset(RulesetBase):
             def compute(state: GameState) -> Any:
                 return run(rules.env(state))
 
-            def constant(env: Env) -> Any:
-                state = env.get("$state")
-                if state is None:
-                    return run(rules.env(None))
-                return derived(state, key, parts, compute)
+            if len(parts) == 1:
+                (part,) = parts
+
+                def constant(env: Env) -> Any:
+                    state = env.get("$state")
+                    if state is None:
+                        return run(rules.env(None))
+                    # ``derived`` inlined: asked for every player of every legal list
+                    entry = state.memo.get(key)
+                    mark = state.stamp[part]
+                    if entry is not None and entry[0] == mark:
+                        return entry[1]
+                    value = compute(state)
+                    state.memo[key] = (mark, value)
+                    return value
+            else:
+                def constant(env: Env) -> Any:
+                    state = env.get("$state")
+                    if state is None:
+                        return run(rules.env(None))
+                    return derived(state, key, parts, compute)
 
             functions[name] = Function((), compiled.type, constant, compiled.reads,
-                                       facts=compiled.facts)
+                                       facts=compiled.facts, strict=compiled.strict)
             return
-
-        parts, key, rules = parts_of([compiled]), ("rf.define", self, name), self
 
         def fresh(state: GameState) -> dict[Any, Any]:
             return {}
@@ -318,8 +358,8 @@ class DataRuleset(RulesetBase):
         def call(env: Env, *args: Any) -> Any:
             state = env.get("$state")
             # the answers for given arguments are kept while the parts of the state the
-            # definition reads are unchanged (``team(p)`` is asked for every target of
-            # every list); arguments that are lists are not kept
+            # definition reads are unchanged (``valid_ballots(slot)`` is asked for every
+            # ballot); arguments that are lists are not kept
             known = derived(state, key, parts, fresh) if state is not None else None
             if known is not None:
                 try:
@@ -336,7 +376,8 @@ class DataRuleset(RulesetBase):
             return value
 
         functions[name] = Function(tuple(k for _, k in params), compiled.type, call,
-                                   compiled.reads, facts=compiled.facts)
+                                   compiled.reads, facts=compiled.facts,
+                                   strict=compiled.strict)
 
     def _check_calls(self) -> None:
         """Trigger cycles: a procedure that calls itself, directly or through others,
@@ -585,7 +626,9 @@ class DataRuleset(RulesetBase):
     def _check_function(self, test: Callable[[Env], Any], text: Callable[[Env], Text],
                         used: frozenset[str] | set[str], reads: tuple[int, ...], cond: Expr
                         ) -> Check:
-        rules = self
+        # the environments are built here as literals: a check runs for every ability of
+        # every player of every legal list
+        rules, facts = self, self.facts
         if used & {"command", "choice", "text", "targets"}:
             def on_command(state: GameState, ability: Ability, command: Command) -> Text | None:
                 env = rules.command_env(state, command)
@@ -594,10 +637,15 @@ class DataRuleset(RulesetBase):
             return OnCommand(on_command)
         if "target" in used:
             if "actor" in used:
+                if cond.equals is not None and cond.equals[0] == "target":
+                    return ForTargets(self._refuse_one(cond.equals[1], text))
+
                 def prepare(state: GameState, ability: Ability, actor: str
                             ) -> Callable[[str], Text | None]:
+                    env = {"$state": state, "$rules": rules, "$facts": facts, "actor": actor}
+
                     def on(target: str) -> Text | None:
-                        env = rules.env(state, actor=actor, target=target)
+                        env["target"] = target  # one environment for all targets
                         return text(env) if test(env) else None
 
                     return on
@@ -606,18 +654,44 @@ class DataRuleset(RulesetBase):
 
             def on_target(state: GameState, ability: Ability, actor: str, target: str
                           ) -> Text | None:
-                env = rules.env(state, actor=actor, target=target)
+                env = {"$state": state, "$rules": rules, "$facts": facts, "actor": actor,
+                       "target": target}
                 return text(env) if test(env) else None
 
             return OnTarget(on_target)
 
         def on_actor(state: GameState, ability: Ability, actor: str) -> Text | None:
-            env = rules.env(state, actor=actor)
+            env = {"$state": state, "$rules": rules, "$facts": facts, "actor": actor}
             return text(env) if test(env) else None
 
         if "actor" not in used and not cond.facts and cond.reads <= {PHASE}:
             return OnPhase(on_actor)
         return on_actor
+
+    def _refuse_one(self, other: Callable[[Env], Any], text: Callable[[Env], Text]
+                    ) -> Callable[[GameState, Ability, str], Callable[[str], Text | None] | None]:
+        """A check ``target == OTHER`` (C8.2: not your lover; C12.2: not the one you
+        shielded last): OTHER is worked out once per actor, and when it is nobody no
+        target is refused and the listing skips the check (a target is always a
+        player's name, never ``none``)."""
+        rules, facts = self, self.facts
+
+        def prepare(state: GameState, ability: Ability, actor: str
+                    ) -> Callable[[str], Text | None] | None:
+            env = {"$state": state, "$rules": rules, "$facts": facts, "actor": actor}
+            refused = other(env)
+            if refused is None:
+                return None
+
+            def on(target: str) -> Text | None:
+                if target != refused:
+                    return None
+                env["target"] = target
+                return text(env)
+
+            return on
+
+        return prepare
 
     def _check_reachable(self) -> None:
         """An ability no stage's window admits can never be used."""
@@ -841,14 +915,52 @@ class DataRuleset(RulesetBase):
         self._run(self.on_leave, self.ctx_env(ctx, player=player, cause=cause))
 
     def awaiting_inputs(self, state: GameState) -> set[tuple[str, str]] | None:
+        missing = self._missing(state)
+        return None if missing is None else set(missing)
+
+    def all_inputs_in(self, state: GameState) -> bool:
+        """Asked after every command (C2.3, early close): answered from the kept set of
+        what is missing, without building a new one."""
+        missing = self._missing(state)
+        return missing is not None and not missing
+
+    def _missing(self, state: GameState) -> frozenset[tuple[str, str]] | None:
+        """The inputs the stage still waits for (``None``: it never closes early), kept
+        while the parts of the state its ``awaits`` read and the submissions are
+        unchanged: every command asks (early close), and every legal list (``awaited``,
+        the pass)."""
         stage = self._stage(state.phase)
         if stage is None or stage.awaits is None:
             return None
+        missing: frozenset[tuple[str, str]] = derived(
+            state, ("rf.missing", self, stage.id), stage.missing_parts,
+            lambda s: self._still_missing(s, stage))
+        return missing
+
+    def _still_missing(self, state: GameState, stage: CompiledStage
+                       ) -> frozenset[tuple[str, str]]:
         wanted: frozenset[tuple[str, str]] = derived(
             state, ("rf.wanted", self, stage.id), stage.await_parts,
             lambda s: self._wanted(s, stage))
         submissions = state.submissions
-        return {key for key in wanted if key not in submissions}
+        return frozenset(key for key in wanted if key not in submissions)
+
+    def awaited_slots(self, state: GameState, player: str) -> list[str]:
+        """The slots the stage still waits for from ``player``, in order (the function
+        ``awaited``: the pass of C2.3 asks it on every legal list)."""
+        missing = self._missing(state)
+        if not missing:
+            return []
+        key = ("rf.awaited", self)
+        entry = state.memo.get(key)
+        if entry is None or entry[0] is not missing:  # kept as long as that set is
+            by_player: dict[str, list[str]] = {}
+            for name, slot in missing:
+                by_player.setdefault(name, []).append(slot)
+            for slots in by_player.values():
+                slots.sort()
+            entry = state.memo[key] = (missing, by_player)
+        return list(entry[1].get(player, ()))
 
     def _wanted(self, state: GameState, stage: CompiledStage) -> frozenset[tuple[str, str]]:
         """Every input the stage awaits, given or not (kept while the parts of the state
