@@ -26,6 +26,13 @@ or one command. The listing prepares it once per actor and ability instead of on
 candidate (a vote is checked against every living player), the command path once per
 command; it is still one predicate for both doors.
 
+A command check that reads nothing of the command but how many players it names (and the
+actor: his number of votes today) is declared :class:`ForCount`: prepared once per actor
+like the others, it is asked once per number of targets the list offers (a vote of one
+player, of two), and a whole group of commands passes or fails with that one verdict
+instead of one call per command (an Island day lists every pair of players for an actor
+with two votes). The command path asks it with the command's number of targets.
+
 An actor check that reads nothing but the phase (kind, number, stage), like "by night
 only", is declared :class:`OnPhase`. The command path runs it in its place like any
 other; the listing runs it once per role and phase and remembers which abilities it
@@ -74,6 +81,9 @@ class OnCommand:
 PreparedTargetCheck = Callable[[str], Text | None]
 #: a command check prepared for one actor (see :class:`ForCommands`)
 PreparedCommandCheck = Callable[[Command], Text | None]
+#: a check of the number of players a command names, prepared for one actor
+#: (see :class:`ForCount`)
+PreparedCountCheck = Callable[[int], Text | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +104,16 @@ class ForCommands:
 
 
 @dataclass(frozen=True, slots=True)
+class ForCount:
+    """A command check that reads only how many players the command names, prepared once
+    per actor: ``prepare(state, ability, actor)`` returns the check of a number of
+    targets, or ``None`` when it refuses no number. The list asks it once per number it
+    offers (:attr:`Ability.listed_counts`), the command path once per command."""
+
+    prepare: Callable[[GameState, Ability, str], PreparedCountCheck | None]
+
+
+@dataclass(frozen=True, slots=True)
 class OnPhase:
     """An actor check that reads only ``state.phase`` (and the ability): its verdict holds
     for every player of a role through a whole stage (its refusal may name the stage)."""
@@ -101,7 +121,8 @@ class OnPhase:
     check: ActorCheck
 
 
-Check = Union[ActorCheck, OnTarget, OnCommand, ForTargets, ForCommands, OnPhase]  # noqa: UP007
+Check = Union[ActorCheck, OnTarget, OnCommand, ForTargets, ForCommands, ForCount,  # noqa: UP007
+              OnPhase]
 ActorStep = Union[ActorCheck, OnPhase]  # noqa: UP007
 
 
@@ -137,11 +158,25 @@ class Ability:
     #: be refused by a check anyway, so the listing skips the ability and its checks (the
     #: legality test compares the list with what the command path accepts all the same)
     offered: bool = True
+    #: for :data:`ANY`: how many players the listed commands name (the default lists one
+    #: per target; ``(1, 2)`` adds every pair), each number asked of the :class:`ForCount`
+    #: checks once; more may be accepted than the list offers
+    listed_counts: tuple[int, ...] = (1,)
     target_checks: tuple[TargetCheck, ...] = field(init=False, repr=False, compare=False)
     command_checks: tuple[CommandCheck, ...] = field(init=False, repr=False, compare=False)
     #: the prepared checks among :attr:`checks` (:class:`ForTargets`, :class:`ForCommands`)
     target_preparers: tuple[ForTargets, ...] = field(init=False, repr=False, compare=False)
     command_preparers: tuple[ForCommands, ...] = field(init=False, repr=False, compare=False)
+    #: the :class:`ForCount` checks among :attr:`checks`
+    count_preparers: tuple[ForCount, ...] = field(init=False, repr=False, compare=False)
+    #: the numbers of targets of the listed commands (by :attr:`targets`, and
+    #: :attr:`listed_counts` for :data:`ANY`)
+    arities: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    #: :attr:`command_checks` but :func:`two_different` and :func:`all_different`, which
+    #: the default candidates pass by construction (each pair is two different players
+    #: of a pool that names each player once): what the listing runs on them
+    listed_command_checks: tuple[CommandCheck, ...] = field(
+        init=False, repr=False, compare=False)
     #: actor checks among :attr:`checks` (they do not depend on the targets either)
     late_actor_checks: tuple[ActorCheck, ...] = field(init=False, repr=False, compare=False)
     #: :attr:`actor_checks` unwrapped, in order (the command path)
@@ -157,6 +192,7 @@ class Ability:
         command_checks: list[CommandCheck] = []
         target_preparers: list[ForTargets] = []
         command_preparers: list[ForCommands] = []
+        count_preparers: list[ForCount] = []
         actor_checks: list[ActorCheck] = []
         phase_checks = [c.check for c in self.actor_checks if isinstance(c, OnPhase)]
         for check in self.checks:
@@ -168,6 +204,8 @@ class Ability:
                 target_preparers.append(check)
             elif isinstance(check, ForCommands):
                 command_preparers.append(check)
+            elif isinstance(check, ForCount):
+                count_preparers.append(check)
             elif isinstance(check, OnPhase):
                 phase_checks.append(check.check)
             else:
@@ -176,13 +214,20 @@ class Ability:
         object.__setattr__(self, "command_checks", tuple(command_checks))
         object.__setattr__(self, "target_preparers", tuple(target_preparers))
         object.__setattr__(self, "command_preparers", tuple(command_preparers))
+        object.__setattr__(self, "count_preparers", tuple(count_preparers))
+        object.__setattr__(self, "listed_command_checks", tuple(
+            c for c in command_checks if c is not two_different and c is not all_different))
+        wanted = self.targets
+        object.__setattr__(self, "arities", (
+            self.listed_counts if wanted == ANY else (2,) if wanted == 2 else (wanted,)))
         object.__setattr__(self, "late_actor_checks", tuple(actor_checks))
         object.__setattr__(self, "actor_chain", tuple(
             c.check if isinstance(c, OnPhase) else c for c in self.actor_checks))
         object.__setattr__(self, "phase_checks", tuple(phase_checks))
         object.__setattr__(self, "singles", (
             self.targets in (1, ANY) and self.candidates is None and self.choices is None
-            and self.listed_text is None and not command_checks and not command_preparers))
+            and self.listed_text is None and not command_checks and not command_preparers
+            and not count_preparers and self.arities == (1,)))
 
 
 # -- generic checks -------------------------------------------------------------------------
@@ -219,6 +264,14 @@ def two_different(state: GameState, ability: Ability, command: Command) -> Text 
     """A command check: the two players named are not the same one."""
     targets = command.all_targets
     if targets[0] == targets[1]:
+        return refusal(N_("Name two different players."))
+    return None
+
+
+def all_different(state: GameState, ability: Ability, command: Command) -> Text | None:
+    """A command check: no player is named twice (any number of targets)."""
+    targets = command.all_targets
+    if len(targets) > 1 and len(set(targets)) != len(targets):
         return refusal(N_("Name two different players."))
     return None
 
@@ -305,6 +358,12 @@ def problem(abilities: Mapping[str, Ability], state: GameState, command: Command
             prepared_command = check.prepare(state, ability, actor)
             if prepared_command is not None:
                 reason = prepared_command(command)
+                if reason is not None:
+                    return reason
+        elif isinstance(check, ForCount):
+            prepared_count = check.prepare(state, ability, actor)
+            if prepared_count is not None:
+                reason = prepared_count(len(targets))
                 if reason is not None:
                     return reason
         elif isinstance(check, OnPhase):
@@ -412,12 +471,31 @@ _SINGLES_LIMIT = 2_000
 
 def default_candidates(state: GameState, ability: Ability, actor: str, targets: Sequence[str]
                        ) -> Sequence[Command]:
-    """One command per valid target (pair of targets for two; singles for :data:`ANY`),
-    times each listed choice."""
-    wanted = ability.targets
-    arity = 0 if wanted == 0 else 2 if wanted == 2 else 1
+    """One command per valid target (pair of targets for two; for :data:`ANY`, per
+    number of :attr:`Ability.listed_counts`), times each listed choice."""
     choices: tuple[str | None, ...] = ability.choices if ability.choices is not None else (None,)
-    return listed(ability, actor, targets, arity, choices, ability.listed_text)
+    arities = ability.arities
+    if len(arities) == 1:
+        return listed(ability, actor, targets, arities[0], choices, ability.listed_text)
+    found: list[Command] = []
+    for arity in arities:
+        found += listed(ability, actor, targets, arity, choices, ability.listed_text)
+    return found
+
+
+def counted_candidates(ability: Ability, actor: str, targets: Sequence[str],
+                       counts: Sequence[PreparedCountCheck]) -> list[Command]:
+    """:func:`default_candidates` but the numbers of targets a :class:`ForCount` check
+    refuses: one verdict per number, for the whole group of commands naming that many."""
+    choices: tuple[str | None, ...] = ability.choices if ability.choices is not None else (None,)
+    found: list[Command] = []
+    for arity in ability.arities:
+        for count_check in counts:
+            if count_check(arity) is not None:
+                break
+        else:
+            found += listed(ability, actor, targets, arity, choices, ability.listed_text)
+    return found
 
 
 #: the key (with the book) of the commands listed on a state, in ``state.memo``
@@ -644,25 +722,41 @@ class AbilityBook:
                     continue
                 targets = (self.targets_for(state, ability, player, pool)
                            if ability.targets != 0 else ())
-                build = ability.candidates or default_candidates
-                candidates = build(state, ability, player, targets)
+                counts = [check for check in [p.prepare(state, ability, player)
+                                              for p in ability.count_preparers]
+                          if check is not None] if ability.count_preparers else ()
+                candidates: Iterable[Command]
                 checks = ability.command_checks
+                if ability.candidates is None:
+                    # the count checks once per number of targets, for the whole group
+                    candidates = (counted_candidates(ability, player, targets, counts)
+                                  if counts else
+                                  default_candidates(state, ability, player, targets))
+                    counts = ()
+                    if len(set(targets)) == len(targets):  # (always: a pool is of names)
+                        checks = ability.listed_command_checks
+                else:
+                    candidates = ability.candidates(state, ability, player, targets)
                 prepared = [check for check in [p.prepare(state, ability, player)
                                                 for p in ability.command_preparers]
                             if check is not None] if ability.command_preparers else ()
-                if not checks and not prepared:
+                if not checks and not prepared and not counts:
                     found.extend(candidates)
                     continue
                 for command in candidates:
-                    for command_check in checks:
-                        if command_check(state, ability, command) is not None:
+                    for count_check in counts:  # a rule set's own candidates: per command
+                        if count_check(len(command.all_targets)) is not None:
                             break
                     else:
-                        for prepared_check in prepared:
-                            if prepared_check(command) is not None:
+                        for command_check in checks:
+                            if command_check(state, ability, command) is not None:
                                 break
                         else:
-                            found.append(command)
+                            for prepared_check in prepared:
+                                if prepared_check(command) is not None:
+                                    break
+                            else:
+                                found.append(command)
         self._remember(state, player, found)
         return found
 

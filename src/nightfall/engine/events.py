@@ -56,10 +56,15 @@ class GameCreated(Event):
     locale: str = "en"
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class PlayerJoined(Event):
     player: str
     description: str = ""
+
+    # own __init__, compiled by mypyc (tests/test_record_inits.py)
+    def __init__(self, player: str, description: str = "") -> None:
+        self.player = player
+        self.description = description
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -67,10 +72,15 @@ class PlayerWithdrew(Event):
     player: str
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class RoleAssigned(Event):
     player: str
     role: str
+
+    # own __init__, compiled by mypyc (tests/test_record_inits.py)
+    def __init__(self, player: str, role: str) -> None:
+        self.player = player
+        self.role = role
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -80,13 +90,19 @@ class StatusChanged(Event):
     present: bool
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class ItemGiven(Event):
     """A player receives an item (dealt, swapped, exchanged); ``used`` as it arrives."""
 
     player: str
     item: str
     used: bool = False
+
+    # own __init__, compiled by mypyc (tests/test_record_inits.py)
+    def __init__(self, player: str, item: str, used: bool = False) -> None:
+        self.player = player
+        self.item = item
+        self.used = used
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -106,11 +122,17 @@ class ItemUsedChanged(Event):
     used: bool
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class PlayerLeft(Event):
     player: str
     cause: str
     phase: str
+
+    # own __init__, compiled by mypyc (tests/test_record_inits.py)
+    def __init__(self, player: str, cause: str, phase: str) -> None:
+        self.player = player
+        self.cause = cause
+        self.phase = phase
 
 
 @dataclass(slots=True, unsafe_hash=True, init=False)

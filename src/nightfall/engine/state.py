@@ -18,12 +18,17 @@ from nightfall.engine.pickling import by_fields, restore
 from nightfall.engine.text import Text, to_data
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Item:
     """An item in a player's hands and whether it is used up (needs a recharge)."""
 
     id: str
     used: bool = False
+
+    # own __init__, compiled by mypyc (tests/test_record_inits.py)
+    def __init__(self, id: str, used: bool = False) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "used", used)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return by_fields(self)

@@ -23,12 +23,15 @@ from nightfall.engine.abilities import (
     Candidates,
     Check,
     ForCommands,
+    ForCount,
     ForTargets,
     OnCommand,
     OnPhase,
     OnTarget,
     PreparedCommandCheck,
+    PreparedCountCheck,
     PreparedTargetCheck,
+    all_different,
     has_role,
     listed,
     not_now,
@@ -166,11 +169,13 @@ def _has_voice(state: GameState, ability: Ability, actor: str) -> Text | None:
     return None
 
 
-def _votes_left(state: GameState, ability: Ability, actor: str) -> PreparedCommandCheck:
+def _votes_left(state: GameState, ability: Ability, actor: str) -> PreparedCountCheck:
+    """I6.3, I5, I4, I2.4: a vote names at most as many players as the voter has votes
+    (a check of the number alone: the list asks it once for one player, once for two)."""
     count = vote_count(state, actor)
 
-    def check(command: Command) -> Text | None:
-        if len(command.all_targets) > count:
+    def check(named: int) -> Text | None:
+        if named > count:
             return Text(N_("You have {count} vote(s) today; name at most that many players."),
                         {"count": count})
         return None
@@ -224,15 +229,6 @@ def _own_note(state: GameState, actor: str) -> str | None:
     """The recipient of a love note ``actor`` has sent today but not yet activated."""
     sub = state.submission(actor, "item:love_note")
     return sub.target if sub is not None else None
-
-
-def _vote_candidates(state: GameState, ability: Ability, actor: str, targets: Sequence[str]
-                     ) -> Sequence[Command]:
-    """One player, or two different ones for a player with two votes or more."""
-    singles = listed(ability, actor, targets, 1)
-    if vote_count(state, actor) >= 2:
-        return singles + listed(ability, actor, targets, 2)
-    return singles
 
 
 def _has_vote(state: GameState, ability: Ability, actor: str) -> Text | None:
@@ -322,17 +318,16 @@ def _no_eclipse(state: GameState, ability: Ability, actor: str) -> Text | None:
     return None
 
 
-def _eat_limit(state: GameState, ability: Ability, actor: str) -> PreparedCommandCheck:
-    """I2.8, I5: one victim; two under the full moon."""
+def _eat_limit(state: GameState, ability: Ability, actor: str) -> PreparedCountCheck:
+    """I2.8, I5: one victim; two under the full moon (a check of the number alone: the
+    list asks it once for one victim, once for two; [R] two different victims is
+    ``all_different``, right after it)."""
     limit = 2 if memory.today_event(state) == FULL_MOON else 1
 
-    def check(command: Command) -> Text | None:
-        targets = command.all_targets
-        if len(targets) > limit:
+    def check(named: int) -> Text | None:
+        if named > limit:
             return refusal(N_("The werewolves may eat two players only under the full moon, "
                            "one otherwise (I5)."))
-        if len(set(targets)) != len(targets):  # [R] two different victims
-            return refusal(N_("Name two different players."))
         return None
 
     return check
@@ -342,14 +337,6 @@ def _not_mafia(state: GameState, ability: Ability, actor: str, target: str) -> T
     if is_mafia(state.players[target].role):
         return Text(N_("{name} is on your side; choose another victim."), {"name": target})
     return None
-
-
-def _eat_candidates(state: GameState, ability: Ability, actor: str, targets: Sequence[str]
-                    ) -> Sequence[Command]:
-    singles = listed(ability, actor, targets, 1)
-    if memory.today_event(state) == FULL_MOON:
-        return singles + listed(ability, actor, targets, 2)
-    return singles
 
 
 def _usable_item(state: GameState, ability: Ability, actor: str) -> PreparedCommandCheck:
@@ -424,8 +411,8 @@ def _ability(action: str, rule: str, slot: str, roles: frozenset[str] | None,
              when: str = ANY_STAGE, *, targets: int = 1, self_target: bool = True,
              event: str | None = None, checks: tuple[Check, ...] = (),
              candidates: Candidates | None = None, target_optional: bool = False,
-             listed_text: str | None = None, guests: bool = False, offered: bool = True
-             ) -> Ability:
+             listed_text: str | None = None, guests: bool = False, offered: bool = True,
+             listed_counts: tuple[int, ...] = (1,)) -> Ability:
     alive: ActorCheck = _alive_or_guest if guests else _alive
     actor_checks: tuple[ActorStep, ...] = (alive, has_role, OnPhase(_stage(when)))
     WHEN[action] = when
@@ -434,14 +421,16 @@ def _ability(action: str, rule: str, slot: str, roles: frozenset[str] | None,
         actor_checks += (_on_event(event),)
     return Ability(action, rule, slot, roles, targets=targets, self_target=self_target,
                    actor_checks=actor_checks, checks=checks, candidates=candidates,
-                   target_optional=target_optional, listed_text=listed_text, offered=offered)
+                   target_optional=target_optional, listed_text=listed_text, offered=offered,
+                   listed_counts=listed_counts)
 
 
 BOOK = AbilityBook((
+    # listed: one player, or two different ones (a player with two votes or more: the
+    # count check says which, once per number)
     _ability("vote", "I6.3", "vote", None, targets=ANY,
-             checks=(_has_voice, ForCommands(_votes_left), ForTargets(_not_cuffed_to),
-                     ForTargets(_no_love_note)),
-             candidates=_vote_candidates),
+             checks=(_has_voice, ForCount(_votes_left), ForTargets(_not_cuffed_to),
+                     ForTargets(_no_love_note)), listed_counts=(1, 2)),
     _ability("unvote", "I6.2", "vote", None, targets=0, checks=(_has_vote,)),
     # a post needs a free text: never listed (the pages ask the command path)
     _ability("post", "I6.7", "", None, targets=0, checks=(OnCommand(_has_text),),
@@ -460,8 +449,8 @@ BOOK = AbilityBook((
              checks=(_may_recharge, OnCommand(_rechargeable)), target_optional=True),
     _ability("assault", "I2.7", "assault", frozenset({MANIAC}), self_target=False),
     _ability("eat", "I2.8", "eat", frozenset({WEREWOLF}), targets=ANY,
-             checks=(_no_eclipse, ForCommands(_eat_limit), OnTarget(_not_mafia)),
-             candidates=_eat_candidates),
+             checks=(_no_eclipse, ForCount(_eat_limit), OnCommand(all_different),
+                     OnTarget(_not_mafia)), listed_counts=(1, 2)),
     _ability("hamster_kill", "I2.9", "hamster", frozenset({HAMSTER}), self_target=False),
     _ability("use_item", "I4", "item", None, self_target=False,
              checks=(ForCommands(_usable_item),), candidates=_item_candidates),

@@ -15,7 +15,7 @@ from nightfall.engine import Context
 _KEY = "island.work"
 
 
-@dataclass
+@dataclass(init=False)
 class Vote:
     """One vote: whose it is, where it goes now, and what happened to it."""
 
@@ -26,6 +26,18 @@ class Vote:
     lost: str | None = None  # why it was lost (then it counts for the owner, I6.3)
     taken_by: str | None = None  # I2.4: the authority casts it
     meant: str | None = None  # where it was cast, before a loss moved it (the newspaper)
+
+    # own __init__, compiled by mypyc (tests/test_record_inits.py)
+    def __init__(self, owner: str, target: str, kind: str = "own", cast: bool = True,
+                 lost: str | None = None, taken_by: str | None = None,
+                 meant: str | None = None) -> None:
+        self.owner = owner
+        self.target = target
+        self.kind = kind
+        self.cast = cast
+        self.lost = lost
+        self.taken_by = taken_by
+        self.meant = meant
 
     def to_data(self) -> dict[str, Any]:
         return {"owner": self.owner, "target": self.target, "kind": self.kind,
