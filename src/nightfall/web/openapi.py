@@ -17,6 +17,7 @@ from fastapi.openapi.utils import get_openapi
 
 from nightfall.rulesets import RULESET_IDS
 from nightfall.web import csrf
+from nightfall.web.bodies import RULE_DATA_CHARS, RULE_TEXT_CHARS
 
 _HTML = {"text/html": {"schema": {"type": "string"}}}
 _JSON_ERROR = {"application/json": {"schema": {
@@ -96,6 +97,19 @@ def uploads(files: str, fields: Mapping[str, Mapping[str, Any]]) -> dict[str, An
     return body
 
 
+#: a rule file's long fields: their cap said in words, not as ``maxLength`` (a fuzzer
+#: drawing a text past a megabyte exhausts its data; web/bodies.py enforces the cap)
+_LONG = "A rule file's text, at most {} characters"
+
+
+def _with_multipart(body: dict[str, Any]) -> dict[str, Any]:
+    """A form body that is read multipart too (the same fields, no file)."""
+    content = body["requestBody"]["content"]
+    content["multipart/form-data"] = {"schema": content["application/x-www-form-urlencoded"][
+        "schema"]}
+    return body
+
+
 def text(limit: int | None = None, **extra: Any) -> dict[str, Any]:
     """A text field (``limit``: the longest the route accepts)."""
     schema: dict[str, Any] = {"type": "string", **extra}
@@ -157,6 +171,16 @@ ROUTES: dict[tuple[str, str], tuple[dict[int | str, dict[str, Any]], dict[str, A
         {"ruleset": choice(*RULESET_IDS), "title": text(200), "seed": text(),
          "locale": text(), "key": text(200)},
         required=("ruleset",), more={"type": "string"})),
+    # a game from a rule file (issue 20, routes/gm_rules.py): multipart or urlencoded
+    ("POST", "/new/rules"): (pages(400, 403), uploads("rules_file", {
+        "rules_text": text(description=_LONG.format(RULE_TEXT_CHARS)), "shipped": text(200),
+        "key": text(200)})),
+    ("POST", "/new/rules/create"): (pages(303, 400, 403, 409), _with_multipart(form(
+        {"rules_data": text(description=_LONG.format(RULE_DATA_CHARS)),
+         "rules_sha256": text(64),
+         "rules_name": text(200), "form_id": text(12), "form_sig": text(64),
+         "title": text(200), "seed": text(), "locale": text(), "key": text(200)},
+        more={"type": "string"}))),
     ("GET", "/g/{game_id}"): (pages(404), None),
     ("GET", "/g/{game_id}/signup"): (pages(404), None),
     ("POST", "/g/{game_id}/signup"): (pages(303, 400, 403, 404), form(
