@@ -162,3 +162,29 @@ def test_one_rule_file_at_a_time_and_a_bad_option_keeps_the_form(env: Env) -> No
     assert bad.status_code == 400 and "Mars/Olympus" in bad.text
     assert 'name="rules_data"' in bad.text  # the create form again, to correct
     assert counts(env) == (0, 0)
+
+
+def test_every_shipped_rule_file_creates_a_game_from_the_new_page(env: Env) -> None:
+    """A GM picks a shipped file (Changelings as data, the classic Werwolf of K1-K11): its
+    own id is not refused as reserved, the game is stored with the file and its pages
+    work — one GM form for every file in rulefile/sets, none named in code."""
+    import yaml
+
+    from nightfall.service.rules import SETS
+
+    empty = {"none": ("", b"", "application/octet-stream")}
+    paths = sorted(SETS.glob("*.yaml"))
+    assert len(paths) >= 2
+    for number, path in enumerate(paths, start=1):
+        token = csrf_of(env.client, "/new")
+        checked = env.client.post("/new/rules", data={"csrf_token": token,
+                                                      "shipped": path.name}, files=empty)
+        rid = yaml.safe_load(path.read_bytes())["id"]
+        assert checked.status_code == 200 and rid in checked.text, (path, checked.text[:2000])
+        fields = dict(HIDDEN.findall(checked.text), title=f"Shipped {number}", seed="5")
+        created = env.client.post("/new/rules/create", data=fields, files=empty,
+                                  follow_redirects=False)
+        assert created.status_code == 303, (path, created.text[:2000])
+        assert env.client.get(created.headers["location"]).status_code == 200
+        meta = next(m for m in env.service.store.list_games() if m.ruleset == rid)
+        assert meta.rule_file and counts(env) == (number, number)
