@@ -39,7 +39,7 @@ SETTINGS = settings(max_examples=300, deadline=None,
 
 def _same_scan(body_html: str) -> None:
     """``scan_dom`` of the post body equals ``scan(convert(...))`` of it, with phpBB's
-    dialect and with none."""
+    dialect and with none, its answers asked of each element or kept by class."""
     tree = LexborHTMLParser(f"<html><body>{body_html}</body></html>")
     body = tree.css_first("div.content")
     assert body is not None
@@ -47,6 +47,8 @@ def _same_scan(body_html: str) -> None:
         eager = scan(convert(body, dialect) if dialect else convert(body))
         direct = scan_dom(body, dialect or (lambda node, classes: None))
         assert direct == eager, body_html
+        # (phpBB's dialect reads classes only: its answers are kept by class attribute)
+        assert scan_dom(body, dialect or (lambda node, classes: None), by_class=True) == eager
 
 
 def _same_post(post: Post, eager_content: object | None = None) -> None:

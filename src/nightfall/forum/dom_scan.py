@@ -30,6 +30,7 @@ from nightfall.forum.html_tree import (
     SKIP,
     Dialect,
     QuoteSpec,
+    Special,
     parse_style,
 )
 from nightfall.forum.model import NodeKind
@@ -40,18 +41,68 @@ _TAGS = {NodeKind.BOLD: "b", NodeKind.ITALIC: "i", NodeKind.UNDERLINE: "u"}
 _SIMPLE_TAG = {tag: _TAGS.get(kind) for tag, kind in _SIMPLE.items() if kind is not NodeKind.CODE}
 _CODE_TAGS = frozenset(tag for tag, kind in _SIMPLE.items() if kind is NodeKind.CODE)
 
+_Style = tuple[bool, bool, str | None, bool]
+"""What a ``style`` attribute makes of an element: struck out, bold, its colour (as
+written) and whether that colour is red."""
+_STYLES: dict[str, _Style] = {}
+_REDS: dict[str, bool] = {}
+_MAX_MEMO = 1024
+_SPECIALS: dict[Dialect, dict[str | None, Special]] = {}
+_UNKNOWN: Special = QuoteSpec(None, None, ())
+"""Not yet asked (never a dialect's answer: a quote is never kept)."""
 
-def scan_dom(root: LexborNode, dialect: Dialect) -> Scan:
-    """The :class:`~nightfall.forum.content.Scan` of the post body ``root``."""
+
+def scan_dom(root: LexborNode, dialect: Dialect, *, by_class: bool = False) -> Scan:
+    """The :class:`~nightfall.forum.content.Scan` of the post body ``root``
+    (``by_class``: the dialect's answer depends on an element's classes only and is never
+    a :class:`QuoteSpec`, so it is asked once per class attribute, as phpBB's is)."""
     result = Scan()
-    result.own_bbcode = _walk(root.iter(include_text=True), False, dialect, 0, result)
+    specials = _SPECIALS.setdefault(dialect, {}) if by_class else None
+    if specials is not None and len(specials) >= _MAX_MEMO:
+        specials.clear()
+    result.own_bbcode = _walk(root.iter(include_text=True), False, dialect, specials, 0,
+                              result)
     return result
 
 
-def _walk(nodes: Iterable[LexborNode], quoted: bool, dialect: Dialect, depth: int,
-          result: Scan) -> str:
+def _style(style: str) -> _Style:
+    """What the ``style`` attribute ``style`` makes of an element, as ``html_tree``
+    wraps it (strike outermost, then bold, then the colour); read once per distinct
+    attribute (a thread repeats a few)."""
+    known = _STYLES.get(style)
+    if known is None:
+        declarations = parse_style(style)
+        struck = "line-through" in declarations.get("text-decoration", "").lower()
+        weight = declarations.get("font-weight", "").lower()
+        bold = weight in ("bold", "bolder") or (
+            _WEIGHT.fullmatch(weight) is not None and int(weight) >= 600)
+        color = declarations.get("color") or None
+        known = (struck, bold, color, is_red(color) if color else False)
+        if len(_STYLES) >= _MAX_MEMO:
+            _STYLES.clear()
+        _STYLES[style] = known
+    return known
+
+
+def _red(color: str) -> bool:
+    """:func:`~nightfall.forum.colors.is_red`, once per distinct colour."""
+    known = _REDS.get(color)
+    if known is None:
+        known = is_red(color)
+        if len(_REDS) >= _MAX_MEMO:
+            _REDS.clear()
+        _REDS[color] = known
+    return known
+
+
+def _walk(nodes: Iterable[LexborNode], quoted: bool, dialect: Dialect,
+          specials: dict[str | None, Special] | None, depth: int, result: Scan) -> str:
     """The BBCode of a post or a quote whose children are ``nodes`` (at ``depth`` as
-    :func:`html_tree._children` counts), adding red runs and quotes to ``result``."""
+    :func:`html_tree._children` counts), adding red runs and quotes to ``result``
+    (``specials``: the dialect's answers by class attribute, when it reads only those).
+
+    The state machine of :func:`content._walk`, with each emitted piece written out in
+    place (a call per piece was a fifth of the scan)."""
     out: list[str] = []
     append = out.append
     fragments = result.red
@@ -69,36 +120,26 @@ def _walk(nodes: Iterable[LexborNode], quoted: bool, dialect: Dialect, depth: in
             run = None
         pending = ""
 
-    def text(value: str, red: bool) -> None:
-        nonlocal size, run, run_offset, pending
-        if red:
-            if run is None:
-                run = [value]
-                run_offset = size
-            else:
-                if pending:
-                    run.append(pending)
-                run.append(value)
-            pending = ""
-        elif run is not None:
-            if value.strip():
-                close()
-            else:
-                pending += value
-        append(value)
-        size += len(value)
-
-    def emit(piece: str) -> None:
+    def quote(body: Iterable[LexborNode], depth: int) -> None:
         nonlocal size
-        append(piece)
-        size += len(piece)
+        close()
+        result.quoted_bbcode.append(_walk(body, True, dialect, specials, depth, result))
+        append("\n")
+        size += 1
 
     def walk(children: Iterable[LexborNode], red: bool, depth: int) -> None:
         nonlocal size, run, run_offset, pending
         for node in children:
             tag = node.tag
-            if tag == "-text":  # most nodes: text(value, red), written out
+            if tag == "-text":  # most nodes
                 value = node.text_content
+            elif tag is None or tag.startswith("-") or tag in _DROP:
+                continue
+            elif depth >= MAX_DEPTH:
+                value = node.text(deep=True)
+            else:
+                value = None
+            if value is not None:
                 if value:
                     if red:
                         if run is None:
@@ -117,28 +158,33 @@ def _walk(nodes: Iterable[LexborNode], quoted: bool, dialect: Dialect, depth: in
                     append(value)
                     size += len(value)
                 continue
-            if tag is None or tag.startswith("-") or tag in _DROP:
-                continue
-            if depth >= MAX_DEPTH:
-                text(node.text(deep=True), red)
-                continue
             attributes = node.attributes
             names = attributes.get("class")
-            special = dialect(node, frozenset(names.split()) if names else _NO_CLASSES)
-            if special == SKIP:
-                continue
-            if special == CODE:
-                close()
-                continue
-            if isinstance(special, QuoteSpec):
-                _quote(special.body, depth + 1)
-                continue
+            if specials is None:
+                special = dialect(node, frozenset(names.split()) if names else _NO_CLASSES)
+            else:
+                special = specials.get(names, _UNKNOWN)
+                if special is _UNKNOWN:
+                    special = dialect(node, frozenset(names.split()) if names
+                                      else _NO_CLASSES)
+                    if not isinstance(special, QuoteSpec):
+                        specials[names] = special
+            if special is not None:
+                if special == SKIP:
+                    continue
+                if special == CODE:
+                    close()
+                    continue
+                if isinstance(special, QuoteSpec):
+                    quote(special.body, depth + 1)
+                    continue
             if tag == "br" or tag == "hr":
                 close()
-                emit("\n")
+                append("\n")
+                size += 1
                 continue
             if tag == "blockquote" or tag == "q":
-                _quote(_generic_quote_body(node), depth + 1)
+                quote(_generic_quote_body(node), depth + 1)
                 continue
             if tag in _CODE_TAGS:  # code: hidden, and html_tree wraps it in nothing
                 close()
@@ -146,52 +192,59 @@ def _walk(nodes: Iterable[LexborNode], quoted: bool, dialect: Dialect, depth: in
             # the wrappers html_tree puts around the element, outermost first: strike
             # (hidden), bold, the style's colour, <font color>
             style = attributes.get("style")
-            declarations = parse_style(style) if style else None
-            if declarations is not None and "line-through" in declarations.get(
-                    "text-decoration", "").lower():
-                close()
-                continue
             inner = red
-            closers: list[str] = []
-            if declarations is not None:
-                weight = declarations.get("font-weight", "").lower()
-                if weight in ("bold", "bolder") or (
-                        _WEIGHT.fullmatch(weight) is not None and int(weight) >= 600):
-                    emit("[b]")
-                    closers.append("[/b]")
-                color = declarations.get("color")
+            bold = False
+            colors = 0
+            if style:
+                struck, bold, color, color_red = _style(style)
+                if struck:
+                    close()
+                    continue
+                if bold:
+                    append("[b]")
+                    size += 3
+                if color is not None:
+                    opening = f"[color={color}]"
+                    append(opening)
+                    size += len(opening)
+                    colors = 1
+                    inner = color_red
+            if tag == "font":
+                color = attributes.get("color")
                 if color:
-                    emit(f"[color={color}]")
-                    closers.append("[/color]")
-                    inner = is_red(color)
-            if tag == "font" and attributes.get("color"):
-                color = attributes["color"] or ""
-                emit(f"[color={color}]")
-                closers.append("[/color]")
-                inner = is_red(color)
+                    opening = f"[color={color}]"
+                    append(opening)
+                    size += len(opening)
+                    colors += 1
+                    inner = _red(color)
             if tag in _SIMPLE_TAG:
                 bbcode = _SIMPLE_TAG[tag]
                 if bbcode is None:  # struck out: hidden
                     close()
                 else:
-                    emit(f"[{bbcode}]")
+                    opening = f"[{bbcode}]"
+                    append(opening)
+                    size += len(opening)
                     walk(node.iter(include_text=True), inner, depth + 1)
-                    emit(f"[/{bbcode}]")
+                    append(f"[/{bbcode}]")
+                    size += len(opening) + 1
             elif tag in _BLOCKS:
                 close()
-                emit("\n")
+                append("\n")
+                size += 1
                 walk(node.iter(include_text=True), inner, depth + 1)
                 close()
-                emit("\n")
+                append("\n")
+                size += 1
             else:
                 walk(node.iter(include_text=True), inner, depth + 1)
-            for closer in reversed(closers):
-                emit(closer)
-
-    def _quote(body: Iterable[LexborNode], depth: int) -> None:
-        close()
-        result.quoted_bbcode.append(_walk(body, True, dialect, depth, result))
-        emit("\n")
+            while colors:
+                append("[/color]")
+                size += 8
+                colors -= 1
+            if bold:
+                append("[/b]")
+                size += 4
 
     walk(nodes, False, depth)
     close()
@@ -202,12 +255,13 @@ def _generic_quote_body(node: LexborNode) -> list[LexborNode]:
     """The nodes of a ``<blockquote>`` that :func:`html_tree._generic_quote` reads as the
     quote's children: through a lone wrapping ``<div>``, without the ``<cite>``."""
     body: list[LexborNode] = list(node.iter(include_text=True))
-    elements = [n for n in body if n.tag and not n.tag.startswith("-")]
-    if len(elements) == 1 and elements[0].tag == "div" and not "".join(
-        (n.text_content or "") for n in body if n.tag == "-text"
+    tags = [n.tag for n in body]
+    elements = [at for at, tag in enumerate(tags) if tag and not tag.startswith("-")]
+    if len(elements) == 1 and tags[elements[0]] == "div" and not "".join(
+        (n.text_content or "") for n, tag in zip(body, tags, strict=True) if tag == "-text"
     ).strip():
-        body = list(elements[0].iter(include_text=True))
-    cite = next((n for n in body if n.tag == "cite"), None)
-    if cite is not None:
-        body = [n for n in body if n.mem_id != cite.mem_id]
+        body = list(body[elements[0]].iter(include_text=True))
+        tags = [n.tag for n in body]
+    if "cite" in tags:
+        del body[tags.index("cite")]
     return body

@@ -209,7 +209,8 @@ def parse(tree: LexborHTMLParser, ctx: ParseContext,
         if round_trips(fragment):  # the content tree when asked for, the scan now
             return LazyPost(post_id, author, moment, edited=notice is not None,
                             edited_at=edited_at, file=ctx.file, position=position,
-                            source=fragment, dialect=dialect, scan=scan_dom(body, dialect))
+                            source=fragment, dialect=dialect,
+                            scan=scan_dom(body, dialect, by_class=True))
         return Post(
             id=post_id, author=author, time=moment, content=convert(body, dialect),
             edited=notice is not None, edited_at=edited_at, file=ctx.file, position=position,
