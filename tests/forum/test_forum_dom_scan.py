@@ -325,3 +325,16 @@ def test_the_bbcode_detection_reads_the_first_line_as_splitting_did(text: str) -
     from nightfall.forum.exports import detect_bbcode
 
     assert detect_bbcode(text) == _detect_bbcode_by_lines(text)
+
+
+def test_markup_deeper_than_the_tree_reads_scans_the_same() -> None:
+    """Below ``html_tree.MAX_DEPTH`` an element is read as its text (an empty one too):
+    red runs that start, go on or end there, around markup that ends no run."""
+    red = '<span style="color: red">'
+    for inner in ("", "Bob", " ", "<i></i>", "Bo<b>b</b>"):
+        for after in ("", "<b>Bob</b>", f"{red}Dan</span>", " x", "<br>Bob"):
+            for depth in (62, 63, 64, 65, 70):
+                _same_scan(f'<div class="content">{red * depth}{inner}{"</span>" * depth}'
+                           f"{after}</div>")
+                _same_scan(f'<div class="content">{red}Ann</span>{"<b>" * depth}{inner}'
+                           f'{"</b>" * depth}{after}</div>')
