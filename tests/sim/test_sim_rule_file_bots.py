@@ -147,3 +147,29 @@ def test_a_bad_hint_is_refused_by_key_and_line(tmp_path: Path, hint: str,
                             capture_output=True, text=True, timeout=300, check=False)
     assert result.returncode == 2, result.stdout + result.stderr
     assert message in result.stdout + result.stderr
+
+
+def _day_view(votes: dict[str, str]) -> dict[str, object]:
+    players = [{"name": f"P0{n}", "alive": True, "role": None} for n in range(1, 7)]
+    players[0]["role"] = "villager"
+    return {"phase": "day 1", "players": players, "votes": {"vote": votes},
+            "me": {"name": "P01", "role": "villager", "notices": []}}
+
+
+def test_a_crowd_hint_joins_the_vote_leader_without_a_justified_suspect() -> None:
+    """``crowd: 1``: a villager with no suspect joins the player with two votes; with
+    ``crowd: 0`` he picks by his own suspicion (here: by chance, never always P05)."""
+    from dataclasses import replace
+
+    from nightfall.engine import Command
+
+    classic = RulesInfo.of(shipped("werwolf-classic"))
+    legal = [Command("vote", by="P01", target=f"P0{n}") for n in range(2, 7)]
+    votes = {"P02": "P05", "P03": "P05", "P04": "P06"}
+    picked: dict[float, set[str | None]] = {}
+    for crowd in (1.0, 0.0):
+        rules = replace(classic, hints={"vote": {"intent": "harm", "crowd": crowd}})
+        picked[crowd] = {GenericBot("P01", rules, random.Random(seed)).act(
+            _day_view(votes), legal)[0].target for seed in range(20)}
+    assert picked[1.0] == {"P05"}
+    assert len(picked[0.0]) > 1

@@ -98,6 +98,9 @@ class BotHint(Strict):
     when: Literal["always", "justified"] = "always"
     #: the chance that the bot uses the ability when it may (a risky one: below 1)
     odds: float = Field(default=1.0, ge=0.0, le=1.0)
+    #: a public vote: without a justified suspect, the chance that the bot joins the
+    #: player with the most votes so far in the ability's slot (two or more)
+    crowd: float = Field(default=0.0, ge=0.0, le=1.0)
     #: an investigator publishes its results in the thread: when it found someone of
     #: another side (found), after every result (always), or never
     publish: Literal["found", "always", "never"] = "found"

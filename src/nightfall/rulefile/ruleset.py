@@ -264,6 +264,11 @@ class DataRuleset(RulesetBase):
         return {aid: spec.bots.model_dump() if spec.bots is not None else {}
                 for aid, spec in self.file.abilities.items()}
 
+    @property
+    def ability_slots(self) -> dict[str, str]:
+        """Per ability, its slot (a bot that follows the crowd reads the votes in it)."""
+        return {aid: spec.slot for aid, spec in self.file.abilities.items()}
+
     def term_names(self) -> list[tuple[str, str, dict[str, str]]]:
         """The display names of the file's terms: (domain, key of the file, names)."""
         file = self.file

@@ -37,6 +37,8 @@ class RulesInfo:
     hints: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     #: the ids of a rule file's abilities (a plugin's: empty)
     abilities: frozenset[str] = frozenset()
+    #: per ability of a rule file, its slot (where the view shows public votes)
+    slots: Mapping[str, str] = field(default_factory=dict)
 
     def faction(self, role: str | None) -> str | None:
         return self.role_faction.get(role) if role is not None else None
@@ -53,6 +55,7 @@ class RulesInfo:
             frozenset(role_id for role_id, role in roles.items() if role.special),
             MappingProxyType({k: MappingProxyType(dict(v)) for k, v in hints.items()}),
             frozenset(hints),
+            MappingProxyType(dict(getattr(ruleset, "ability_slots", None) or {})),
         )
 
 

@@ -21,6 +21,7 @@ bot's own chance, so a game is the same for a seed.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -134,13 +135,34 @@ class GenericBot(HeuristicBase):
             if intent == "harm" and hint.get("when") == "justified" and not self.evil:
                 pool = [c for c in pool if all(
                     mind.suspicion(t) >= JUSTIFIED for t in c.all_targets)]
-            choice = best(self.rng, pool, self._key(intent))
+            choice = self._with_crowd(view, action, pool, float(hint.get("crowd", 0.0))
+                                      ) if intent == "harm" else None
+            choice = choice or best(self.rng, pool, self._key(intent))
             if choice is None:
                 continue
             if intent == "investigate" and not self.evil:
                 self.publishing = str(hint.get("publish") or "found")
             chosen.append(choice)
         return chosen
+
+    def _with_crowd(self, view: Mapping[str, Any], action: str, pool: Sequence[Command],
+                    chance: float) -> Command | None:
+        """``crowd:``: without a justified suspect (a village bot) or when the crowd is
+        not after an ally (an evil one), join the player with the most votes so far in
+        the ability's public slot (two or more) with the hint's chance."""
+        if chance <= 0.0 or not pool:
+            return None
+        if not self.evil and any(self.mind.suspicion(t) >= JUSTIFIED
+                                 for c in pool for t in c.all_targets):
+            return None
+        ballots = (view.get("votes") or {}).get(self.rules.slots.get(action, action)) or {}
+        counted = Counter(t for t in ballots.values() if isinstance(t, str))
+        if not counted:
+            return None
+        leader, votes = max(sorted(counted.items()), key=lambda kv: kv[1])
+        if votes < 2 or self.rng.random() >= chance:
+            return None
+        return next((c for c in pool if c.all_targets == (leader,)), None)
 
     @property
     def evil(self) -> bool:
