@@ -11,12 +11,13 @@ import re
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-from nightfall.engine import Game
+from nightfall.engine import Command, Game
 from nightfall.engine.events import PlayerLeft, Posted, Submitted
 from nightfall.rulefile.load import parse_source
 from nightfall.rulefile.ruleset import SHIPPED, compile_rules, shipped
@@ -159,10 +160,6 @@ def _day_view(votes: dict[str, str]) -> dict[str, object]:
 def test_a_crowd_hint_joins_the_vote_leader_without_a_justified_suspect() -> None:
     """``crowd: 1``: a villager with no suspect joins the player with two votes; with
     ``crowd: 0`` he picks by his own suspicion (here: by chance, never always P05)."""
-    from dataclasses import replace
-
-    from nightfall.engine import Command
-
     classic = RulesInfo.of(shipped("werwolf-classic"))
     legal = [Command("vote", by="P01", target=f"P0{n}") for n in range(2, 7)]
     votes = {"P02": "P05", "P03": "P05", "P04": "P06"}
