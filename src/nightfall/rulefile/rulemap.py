@@ -35,7 +35,7 @@ def check_rule_index(file: RuleFile, root: yaml.Node | None) -> list[Problem]:
         if bool(entry.by) == bool(entry.not_mechanic):
             problems.append(Problem(path, f"rule {number!r} needs either 'by' (the key paths "
                                           f"of this file that implement it) or "
-                                          f"'not_mechanic' (why no key does), not "
+                                          f"'not_mechanic' (why no key does): it has "
                                           f"{'both' if entry.by else 'neither'}"))
         for i, where in enumerate(entry.by):
             missing = unresolved(root, where)
