@@ -259,3 +259,16 @@ def test_english_only_needs_no_translation(tmp_path: Path) -> None:
                                                           "languages: [en]")
     code, errors = check(write(tmp_path, text))
     assert (code, errors) == (0, [])
+
+
+def test_a_key_with_dots_in_its_name_is_matched_whole(tmp_path: Path) -> None:
+    """``presets.small.6`` names the preset ``small.6`` (the longest key that matches)."""
+    text = SMALL.replace("  small-6:\n", "  small.6:\n").replace(
+        "K3.1: {by: [abilities.vote]}", "K3.1: {by: [abilities.vote, presets.small.6.roles.5]}")
+    code, errors = check(write(tmp_path, text))
+    assert (code, errors) == (0, [])
+    code, errors = check(write(tmp_path, text.replace("roles.5]", "roles.6]")))
+    assert code == 2
+    assert [(e["key"], e["message"]) for e in errors] == [
+        ("rules.K3.1.by[1]", "'presets.small.6.roles.6' names nothing in this file: no '6' "
+                             "under 'presets.small.6.roles'")]
