@@ -87,3 +87,4 @@ def test_sweep_takes_a_rule_file(tmp_path: Path) -> None:
     report = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
     assert f"--rules {path}" in report["command"] and "--ruleset" not in report["command"]
     assert [v["setup"]["ruleset"] for v in report["variants"]] == [HOUSE_ID, HOUSE_ID]
+    assert report["base"]["rule_file"] == report["variants"][0]["setup"]["rule_file"]

@@ -431,6 +431,7 @@ def sweep(
         setups = variants(variation, ruleset_id, base)
         if rule_file is not None:  # every variant carries the file to its workers
             setups = with_rule_file(setups, rule_file[0], rule_file[1])
+            base = with_rule_file([base], *rule_file[:2])[0] if base is not None else None
     except VaryError as error:
         _refuse(error, locale, "--vary")
     except SetupError as error:
