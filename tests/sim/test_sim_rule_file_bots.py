@@ -25,7 +25,7 @@ from nightfall.rulesets import get_ruleset
 from nightfall.sim.bots import RulesInfo
 from nightfall.sim.bots.generic import GenericBot
 from nightfall.sim.bots.heuristic import HeuristicBot
-from nightfall.sim.play import replay_game
+from nightfall.sim.play import play_game, replay_game
 from nightfall.sim.rulefiles import RuleFileRef
 from nightfall.sim.setup import Setup, preset_setup
 
@@ -111,9 +111,11 @@ def test_win_rates_are_not_degenerate() -> None:
 
 
 def test_a_file_without_hints_is_played_by_the_default(tmp_path: Path) -> None:
-    """Every ``bots:`` line taken out: the bots still use each ability when it is legal
-    (the pack eats a non-werewolf by the default ``harm``, the witch heals and
-    poisons)."""
+    """Every ``bots:`` line taken out: the bots still use each ability with targets when
+    it is legal (the pack eats a non-werewolf by the default ``harm``, the witch
+    poisons), and one without targets when they chose nothing else (the witch heals on
+    a night she does not poison; a pass never comes with a real choice, so no command is
+    refused)."""
     text = SHIPPED["werwolf-classic"].read_text(encoding="utf-8")
     bare = re.sub(r"\n    bots: \{[^}]*\}[^\n]*", "", text)
     bare = re.sub(r"\n    bots: \{intent: investigate,[^\n]*\n[^\n]*", "", bare)
@@ -127,8 +129,11 @@ def test_a_file_without_hints_is_played_by_the_default(tmp_path: Path) -> None:
                          tracing=False) for seed in range(12)]
     acts = Counter(a for g in games for a in _acts(g))
     assert all(g.state.ended for g in games)
-    for action in ("eat", "see", "bind", "heal", "poison", "vote"):
+    for action in ("eat", "see", "bind", "poison", "vote"):
         assert acts[action] >= 12, (action, acts)
+    assert acts["heal"] > 0 and acts["pass"] == 0
+    setup = Setup("bare", rules.id, roles, {}, None, ref)
+    assert all(play_game(setup, seed).rejected == 0 for seed in range(6))
 
 
 @pytest.mark.parametrize(("hint", "message"), [

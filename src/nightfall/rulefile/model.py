@@ -83,8 +83,8 @@ class BotLearns(Strict):
 class BotHint(Strict):
     """How the simulator's heuristic bots play an ability (docs/rules-format.md, "Hints
     for the bots"); public, like the rest of the file. Without a hint an ability that
-    names a target is used against the most suspected player outside the bot's side, one
-    without targets is used whenever it is legal."""
+    names a target is used against the most suspected player outside the bot's side; of
+    those without targets (a pass) the first is used when the bot chose nothing else."""
 
     #: harm: the most suspected player (a village bot) or the biggest threat (an evil
     #: one), never a known ally; protect: the most trusted (an evil bot: its allies);

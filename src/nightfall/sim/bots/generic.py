@@ -122,8 +122,17 @@ class GenericBot(HeuristicBase):
     def decide(self, view: Mapping[str, Any], legal: dict[str, list[Command]]) -> list[Command]:
         mind = self.gmind
         chosen = self._publish()
+        #: abilities without a hint and without targets (a pass, a potion): the first of
+        #: them is used only when the bot chose nothing else, since a pass sent first
+        #: would close the stage before the real choice (an early close) and one sent
+        #: after it is refused (nothing is awaited any more)
+        waiting: list[Command] = []
+        acting = len(chosen)
         for action, options in legal.items():
             hint = self.hints.get(action) or {}
+            if not hint and not _targeted(options):
+                waiting += options[:1]
+                continue
             intent = str(hint.get("intent") or ("harm" if _targeted(options) else "use"))
             if intent == "skip":
                 continue
@@ -143,7 +152,7 @@ class GenericBot(HeuristicBase):
             if intent == "investigate" and not self.evil:
                 self.publishing = str(hint.get("publish") or "found")
             chosen.append(choice)
-        return chosen
+        return chosen if len(chosen) > acting else chosen + waiting[:1]
 
     def _with_crowd(self, view: Mapping[str, Any], action: str, pool: Sequence[Command],
                     chance: float) -> Command | None:
