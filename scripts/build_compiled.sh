@@ -34,6 +34,7 @@ EOF
 # and what a simulated game runs besides: the game master's loop and the bots (base.py
 # stays interpreted, so that a test's own bot can subclass Bot)
 modules=$( (find nightfall/engine nightfall/rulesets -name '*.py' ! -name '__init__.py'
+            find nightfall/rulefile -name '*.py' ! -name '__init__.py' ! -name model.py
             echo nightfall/sim/play.py
             find nightfall/sim/bots -name '*.py' ! -name '__init__.py' ! -name base.py) | sort)
 # shellcheck disable=SC2086  # one argument per module

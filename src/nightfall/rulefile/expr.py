@@ -98,8 +98,12 @@ def item_of(kind: str) -> str:
     return "any"
 
 
+#: the types whose values are strings
+_STR_KINDS = frozenset({"str", "player", *NAME_KINDS})
+
+
 def is_str(kind: str) -> bool:
-    return kind in ("str", "player", *NAME_KINDS)
+    return kind in _STR_KINDS
 
 
 def fits(have: str, want: str) -> bool:
@@ -724,8 +728,9 @@ def _getitem(value: Any, key: str) -> Any:
 _OBJECT_RECORDS = frozenset({"sub", "phase"})
 
 
-def compile_expr(source: str, scope: Scope, want: str | None = None) -> Expr:
-    """Parse, check and compile ``source`` in ``scope``; raise :class:`ExprError`."""
+def compile_expr(source: Any, scope: Scope, want: str | None = None) -> Expr:
+    """Parse, check and compile ``source`` in ``scope``; raise :class:`ExprError`.
+    ``source`` is what YAML read: an expression, or a bool or number written plain."""
     if not isinstance(source, str):
         source = ("true" if source else "false") if isinstance(source, bool) else str(source)
     try:
