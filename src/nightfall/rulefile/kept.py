@@ -21,9 +21,10 @@ state starts without them), and the entry is replaced whole, never changed in pl
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import repeat
 from typing import Any
 
-from nightfall.engine.state import FLAGS, GameState
+from nightfall.engine.state import FLAGS, GameState, derived
 
 #: ``state.memo`` key of the versions: (FLAGS counter seen, base version, fact -> version)
 _VERSIONS = "rf.fact_versions"
@@ -62,13 +63,15 @@ def mark(state: GameState, parts: Sequence[int], facts: Sequence[str]) -> tuple[
     ``facts``."""
     stamp = state.stamp
     _, base, known = versions(state)
-    return (*[stamp[p] for p in parts], *[known.get(f, base) for f in facts])
+    return (*map(stamp.__getitem__, parts), *map(known.get, facts, repeat(base)))
 
 
 def kept(state: GameState, key: Any, parts: Sequence[int], facts: Sequence[str],
          compute: Callable[[GameState], Any]) -> Any:
     """``compute(state)``, kept under ``key`` while ``parts`` and ``facts`` are
     unchanged (``engine.state.derived`` with facts of their own)."""
+    if not facts:
+        return derived(state, key, parts, compute)
     now = mark(state, parts, facts)
     entry = state.memo.get(key)
     if entry is not None and entry[0] == now:
