@@ -57,6 +57,8 @@ class Stop(Exception):
 class Problem:
     path: Path
     message: str
+    #: the line, when it is not the first one of ``path`` (the second of two equal keys)
+    line: int | None = None
 
 
 @dataclass

@@ -192,6 +192,18 @@ class Hook(Strict):
     version: int
 
 
+class RuleEntry(Strict):
+    """One numbered rule (or ruling) of the variant and what in this file plays it: the
+    key paths ``by`` (``abilities.shield``, ``steps.tally``, ``victory.0``), or, for a
+    rule that no key can play (forum etiquette, advice to the GM), ``not_mechanic``: why.
+    The checker refuses a path that names nothing (``rulefile/rulemap.py``)."""
+
+    by: list[str] = Field(default_factory=list)
+    not_mechanic: str | None = None
+    #: the rules document marks it as a ruling (**[R]**, a decision of this variant)
+    ruling: bool = False
+
+
 class RuleFile(Strict):
     format: Literal["nightfall-rules/1"]
     id: str
@@ -227,3 +239,5 @@ class RuleFile(Strict):
     view: View = Field(default_factory=View)
     presets: dict[str, Preset] = Field(default_factory=dict)
     deal: Deal | None = None
+    #: the variant's numbered rules, each with the keys that implement it (optional)
+    rules: dict[str, RuleEntry] = Field(default_factory=dict)

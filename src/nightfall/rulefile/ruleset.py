@@ -56,6 +56,7 @@ from nightfall.rulefile.expr import Env, Expr, ExprError, Function, Inline, Scop
 from nightfall.rulefile.kept import kept
 from nightfall.rulefile.load import RuleFileError, RuleProblem, Source, read_source
 from nightfall.rulefile.model import FORMAT, AbilitySpec, RuleFile
+from nightfall.rulefile.rulemap import check_rule_index
 
 _LEFT_GAME = N_("You have left the game and can no longer act (C2.7).")
 _DEFINITION = re.compile(r"^([a-z_][a-z0-9_]*)(?:\((.*)\))?$")
@@ -245,6 +246,7 @@ class DataRuleset(RulesetBase):
         self._compile_view()
         self._compile_setup()
         self._check_texts()
+        self.problems += check_rule_index(file, self.source.locator.root)
 
     def term_names(self) -> list[tuple[str, str, dict[str, str]]]:
         """The display names of the file's terms: (domain, key of the file, names)."""
@@ -730,9 +732,7 @@ class DataRuleset(RulesetBase):
         file = self.file
         msgids: list[tuple[tuple[str | int, ...], str]] = [
             (("texts", k), m) for k, m in file.texts.items()]
-        msgids += [(("roles", k, "title"), r.title) for k, r in file.roles.items()]
-        msgids += [(("abilities", k, "title"), a.title) for k, a in file.abilities.items()]
-        msgids += [(("steps", k, "title"), s.title) for k, s in file.steps.items()]
+        msgids += self._titles()
         for i, language in enumerate(file.languages):
             if language not in SUPPORTED_LOCALES:
                 self.problems.append(Problem(("languages", i), f"unknown language "
@@ -745,6 +745,20 @@ class DataRuleset(RulesetBase):
                 if msgid not in translated:
                     self.problems.append(Problem(path, f"no {language} translation of "
                                                        f"{msgid!r}"))
+
+    def _titles(self) -> list[tuple[tuple[str | int, ...], str]]:
+        """Every name the pages show translated, with its key path: the file's title, the
+        options' titles, the presets' descriptions and the title of every term — faction,
+        role, status, cause, draw, ability, slot, step (:meth:`term_names`)."""
+        file = self.file
+        found: list[tuple[tuple[str | int, ...], str]] = [(("title",), file.title)]
+        found += [(("options", k, "title"), o.title) for k, o in file.options.items() if o.title]
+        for _, key, names in self.term_names():
+            found += [((key, name) if key in ("draws", "slots") else (key, name, "title"), title)
+                      for name, title in names.items()]
+        found += [(("presets", k, "description"), p.description)
+                  for k, p in file.presets.items() if p.description]
+        return found
 
     # -- view ----------------------------------------------------------------------------
     def _compile_view(self) -> None:
@@ -1139,7 +1153,8 @@ def compile_rules(source: Source, register_terms: bool = True) -> DataRuleset:
     rules = DataRuleset(source)
     if rules.problems:
         raise RuleFileError(source.name, [
-            RuleProblem(p.path, source.locator.line(p.path), p.message) for p in rules.problems])
+            RuleProblem(p.path, p.line or source.locator.line(p.path), p.message)
+            for p in rules.problems])
     if register_terms:
         rules.register_terms()
     return rules
