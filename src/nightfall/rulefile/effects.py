@@ -35,7 +35,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from nightfall.engine.events import Posted, StatusChanged, SubmissionWithdrawn, VotesCounted
+from nightfall.engine.events import (
+    Announced,
+    Posted,
+    StatusChanged,
+    SubmissionWithdrawn,
+    VotesCounted,
+)
 from nightfall.engine.events import RoleAssigned as RoleAssignedEvent
 from nightfall.engine.state import FLAGS
 from nightfall.engine.text import Term, Text
@@ -245,6 +251,8 @@ class EffectCompiler:
                 self, "_" + keyword)
             runs.append(method(item, scope, here, usage))
         sequence = tuple(runs)
+        if not sequence:
+            return _nothing
         if len(sequence) == 1:
             return sequence[0]
 
@@ -262,6 +270,12 @@ class EffectCompiler:
         if cond is None:
             return _nothing
         test = cond.run
+        if other is _nothing:  # no ``else``: nothing to call when the test fails
+            def run_then(env: Env) -> None:
+                if test(env):
+                    then(env)
+
+            return run_then
 
         def run(env: Env) -> None:
             if test(env):
@@ -491,8 +505,8 @@ class EffectCompiler:
             return _nothing
 
         def run(env: Env) -> None:
-            made = text(env)
-            env["$ctx"].announce(made.msgid, **made.params)
+            # the event ``Context.announce`` emits, with the text as built
+            env["$ctx"].emit(Announced(env["$state"].phase_label, text(env)))
 
         return run
 
@@ -502,8 +516,10 @@ class EffectCompiler:
             return _nothing
 
         def run(env: Env) -> None:
-            made = text(env)
-            env["$ctx"].trace(made.msgid, **made.params)
+            ctx = env["$ctx"]
+            if ctx.tracing:  # a line nobody keeps is not worked out (a simulation's game)
+                made = text(env)
+                ctx.trace(made.msgid, **made.params)
 
         return run
 
@@ -568,6 +584,14 @@ def _nothing(env: Env) -> None:
 
 
 def _let(bound: tuple[tuple[str, Callable[[Env], Any]], ...]) -> Run:
+    if len(bound) == 1:
+        ((one, its),) = bound
+
+        def run_one(env: Env) -> None:
+            env[one] = its(env)
+
+        return run_one
+
     def run(env: Env) -> None:
         for name, value in bound:
             env[name] = value(env)
