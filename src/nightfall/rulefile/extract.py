@@ -1,11 +1,11 @@
 """The texts of a rule file for the message catalogs: a Babel extraction method.
 
-A rule file's sentences and names are English msgids (docs/rules-format.md, ``texts``
-and every ``title``); the ``.po`` catalogs translate them like the engine's own. Babel
-finds the engine's msgids in the Python sources (``N_("...")``); this method finds a
-rule file's, so ``scripts/update_catalogs.sh`` keeps them in the catalogs (without it a
-catalog update would drop them as obsolete) and ``tests/test_i18n.py`` asks for their
-translation. ``babel.cfg`` maps the shipped rule files to it::
+A rule file's sentences and names are English msgids (docs/rules-format.md, ``texts``,
+every ``title`` and the presets' ``description``); the ``.po`` catalogs translate them
+like the engine's own. Babel finds the engine's msgids in the Python sources
+(``N_("...")``); this method finds a rule file's, so ``scripts/update_catalogs.sh`` keeps
+them in the catalogs (without it a catalog update would drop them as obsolete) and
+``tests/test_i18n.py`` asks for their translation. ``babel.cfg`` maps the shipped rule files to it::
 
     [nightfall.rulefile.extract:extract_rules: **/rulefile/sets/*.yaml]
 """
@@ -18,9 +18,12 @@ from typing import IO, Any
 import yaml
 
 #: the keys whose entries each have a ``title`` msgid
-_TITLED = ("options", "factions", "roles", "statuses", "causes", "abilities", "steps")
+_TITLED = ("options", "factions", "roles", "statuses", "causes", "abilities", "steps",
+           "presets")
 #: the keys whose entries are msgids themselves (name: msgid)
 _PLAIN = ("draws", "slots", "texts")
+#: the field of each ``_TITLED`` key's entries that is the msgid (``title`` unless named)
+_FIELD = {"presets": "description"}
 
 Extracted = tuple[int, str | None, str, list[str]]
 
@@ -48,12 +51,13 @@ def rule_file_msgids(text: str) -> Iterator[tuple[int, str, str]]:
             if found:
                 yield value_node.start_mark.line + 1, found, "title"
         elif key in _TITLED:
+            wanted = _FIELD.get(key, "title")
             for name_node, entry in _pairs(value_node):
                 for field, title in _pairs(entry):
                     found = _scalar(title)
-                    if field.value == "title" and found:
+                    if field.value == wanted and found:
                         yield (title.start_mark.line + 1, found,
-                               f"{key}.{name_node.value}.title")
+                               f"{key}.{name_node.value}.{wanted}")
         elif key in _PLAIN:
             for name_node, entry in _pairs(value_node):
                 found = _scalar(entry)
