@@ -49,6 +49,8 @@ def _same_scan(body_html: str) -> None:
         assert direct == eager, body_html
         # (phpBB's dialect reads classes only: its answers are kept by class attribute)
         assert scan_dom(body, dialect or (lambda node, classes: None), by_class=True) == eager
+        # (a body of text alone is read in one call)
+        assert scan_dom(body, dialect or (lambda node, classes: None), html=body.html) == eager
 
 
 def _same_post(post: Post, eager_content: object | None = None) -> None:
@@ -338,3 +340,17 @@ def test_markup_deeper_than_the_tree_reads_scans_the_same() -> None:
                            f"{after}</div>")
                 _same_scan(f'<div class="content">{red}Ann</span>{"<b>" * depth}{inner}'
                            f'{"</b>" * depth}{after}</div>')
+
+
+def test_a_body_of_text_alone_scans_the_same() -> None:
+    """Read in one call when nothing but text is inside the body's tags; an attribute
+    with ``<`` or ``>`` in it neither hides markup nor makes text markup."""
+    for body in ('<div class="content">Bob &lt;3 &amp; vote: Ann</div>',
+                 '<div class="content">  \n </div>', '<div class="content"></div>',
+                 '<div class="content" title="a>b">vote: Bob</div>',
+                 '<div class="content" title="a<b">vote: Bob</div>',
+                 '<div class="content" title="x>y<z">vote: <b>Bob</b></div>',
+                 '<div class="content" title="x>y"><span style="color:red">Bob</span></div>',
+                 '<div class="content">Bob<!-- Ann --></div>',
+                 '<div class="content">&nbsp;Bob&#13;</div>'):
+        _same_scan(body)

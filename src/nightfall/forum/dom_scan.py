@@ -52,11 +52,22 @@ _UNKNOWN: Special = QuoteSpec(None, None, ())
 """Not yet asked (never a dialect's answer: a quote is never kept)."""
 
 
-def scan_dom(root: LexborNode, dialect: Dialect, *, by_class: bool = False) -> Scan:
+def scan_dom(root: LexborNode, dialect: Dialect, *, by_class: bool = False,
+             html: str | None = None) -> Scan:
     """The :class:`~nightfall.forum.content.Scan` of the post body ``root``
     (``by_class``: the dialect's answer depends on an element's classes only and is never
-    a :class:`QuoteSpec`, so it is asked once per class attribute, as phpBB's is)."""
+    a :class:`QuoteSpec`, so it is asked once per class attribute, as phpBB's is;
+    ``html``: ``root.html``, if the caller has it).
+
+    A body of text alone (no ``<`` inside its start and end tags: no element, no comment)
+    is its own BBCode, with nothing red or quoted: its text, read in one call."""
     result = Scan()
+    if html is not None:
+        start = html.find(">") + 1  # (or earlier, at a ">" in an attribute: still safe)
+        end = html.rfind("<")
+        if 0 < start <= end and html.find("<", start, end) < 0:
+            result.own_bbcode = root.text(deep=True)
+            return result
     specials = _SPECIALS.setdefault(dialect, {}) if by_class else None
     if specials is not None and len(specials) >= _MAX_MEMO:
         specials.clear()

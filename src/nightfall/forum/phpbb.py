@@ -233,7 +233,7 @@ def parse(tree: LexborHTMLParser, ctx: ParseContext,
             return LazyPost(post_id, author, moment, edited=notice is not None,
                             edited_at=edited_at, file=ctx.file, position=position,
                             source=fragment, dialect=dialect,
-                            scan=scan_dom(body, dialect, by_class=True))
+                            scan=scan_dom(body, dialect, by_class=True, html=fragment))
         return Post(
             id=post_id, author=author, time=moment, content=convert(body, dialect),
             edited=notice is not None, edited_at=edited_at, file=ctx.file, position=position,
