@@ -536,8 +536,13 @@ class AbilityBook:
                 parts |= declared.get(check, READS_ALL)
             self._pool_parts[ability.action] = (
                 None if ACTOR in parts else tuple(sorted(parts)))
-        #: the ``state.memo`` key of each ability's target pool (built once)
-        self._pool_keys = {action: ("pool", self, action) for action in self.abilities}
+        #: the ``state.memo`` key of each ability's target pool (built once): one key for
+        #: every ability without :class:`OnTarget` checks, whose pool is the players of the
+        #: pool still in the game whatever the ability (most of a stage's abilities are
+        #: held by one player each, so a pool per ability was worked out once per list)
+        self._pool_keys = {
+            action: ("pool", self) if not ability.target_checks else ("pool", self, action)
+            for action, ability in self.abilities.items()}
         #: actor checks declared not to read the actor: their verdict holds for every
         #: player of a role while the parts they read are unchanged
         self._shared: dict[object, tuple[int, ...]] = {
