@@ -33,6 +33,12 @@ player, of two), and a whole group of commands passes or fails with that one ver
 instead of one call per command (an Island day lists every pair of players for an actor
 with two votes). The command path asks it with the command's number of targets.
 
+An actor check that most actors pass for every ability at once (he is still in the
+game) is declared :class:`ForActor`: prepared once per actor for his whole list, it
+returns ``None`` when it refuses him no ability, else the check of one ability. The
+listing asks it once per list instead of once per ability; the command path calls it in
+its place like any actor check.
+
 An actor check that reads nothing but the phase (kind, number, stage), like "by night
 only", is declared :class:`OnPhase`. The command path runs it in its place like any
 other; the listing runs it once per role and phase and remembers which abilities it
@@ -121,6 +127,25 @@ class OnPhase:
     check: ActorCheck
 
 
+#: an actor check prepared for one actor, asked of each ability (see :class:`ForActor`)
+PreparedActorCheck = Callable[["Ability"], Text | None]
+
+
+@dataclass(frozen=True, slots=True)
+class ForActor:
+    """An actor check prepared once per actor for all his abilities:
+    ``prepare(state, actor)`` returns ``None`` when it refuses him no ability now (most
+    actors: "still in the game"), else the check of one ability. Itself an actor check
+    (called with ``(state, ability, actor)``), so the command path and the declared
+    order treat it like any other; the listing prepares it once per list."""
+
+    prepare: Callable[[GameState, str], PreparedActorCheck | None]
+
+    def __call__(self, state: GameState, ability: Ability, actor: str) -> Text | None:
+        prepared = self.prepare(state, actor)
+        return None if prepared is None else prepared(ability)
+
+
 Check = Union[ActorCheck, OnTarget, OnCommand, ForTargets, ForCommands, ForCount,  # noqa: UP007
               OnPhase]
 ActorStep = Union[ActorCheck, OnPhase]  # noqa: UP007
@@ -183,6 +208,8 @@ class Ability:
     actor_chain: tuple[ActorCheck, ...] = field(init=False, repr=False, compare=False)
     #: every :class:`OnPhase` check of :attr:`actor_checks` and :attr:`checks`
     phase_checks: tuple[ActorCheck, ...] = field(init=False, repr=False, compare=False)
+    #: every :class:`ForActor` check of :attr:`actor_checks` and :attr:`checks`
+    actor_preparers: tuple[ForActor, ...] = field(init=False, repr=False, compare=False)
     #: its legal commands are one per valid target and need no command check (most
     #: targeted abilities): the listing takes them straight from :func:`listed`'s table
     singles: bool = field(init=False, repr=False, compare=False)
@@ -224,6 +251,8 @@ class Ability:
         object.__setattr__(self, "actor_chain", tuple(
             c.check if isinstance(c, OnPhase) else c for c in self.actor_checks))
         object.__setattr__(self, "phase_checks", tuple(phase_checks))
+        object.__setattr__(self, "actor_preparers", tuple(
+            c for c in (*self.actor_checks, *self.checks) if isinstance(c, ForActor)))
         object.__setattr__(self, "singles", (
             self.targets in (1, ANY) and self.candidates is None and self.choices is None
             and self.listed_text is None and not command_checks and not command_preparers
@@ -550,8 +579,12 @@ class AbilityBook:
             if ACTOR not in parts and any(
                 check in a.actor_chain or check in a.late_actor_checks
                 for a in self.abilities.values())}
-        #: per role: (ability, its actor checks but the role check), in listing order
+        #: per role: (ability, its actor checks but the role check, the phase checks and
+        #: the :class:`ForActor` checks), in listing order
         self._by_role: dict[str | None, list[tuple[Ability, tuple[ActorCheck, ...]]]] = {}
+        #: per role: the :class:`ForActor` checks of its abilities (each once), which the
+        #: listing prepares once per list
+        self._role_preparers: dict[str | None, tuple[ForActor, ...]] = {}
         #: per (role, phase): the same, only the abilities the phase checks leave, and
         #: the parts of the state the shared actor checks among them read
         self._in_phase: dict[tuple[str | None, str, int, int],
@@ -589,12 +622,15 @@ class AbilityBook:
         if found is None:
             found = [
                 (a, tuple(c for c in (*a.actor_chain, *a.late_actor_checks)
-                          if c is not has_role and c not in a.phase_checks))
+                          if c is not has_role and c not in a.phase_checks
+                          and c not in a.actor_preparers))
                 for a in self.abilities.values()
                 if a.offered and (a.roles is None or role in a.roles
                                   or has_role not in a.actor_chain)
             ]
             self._by_role[role] = found
+            self._role_preparers[role] = tuple(dict.fromkeys(
+                p for a, _ in found for p in a.actor_preparers))
         return found
 
     def _of_role_now(self, state: GameState, role: str | None, player: str
@@ -707,7 +743,20 @@ class AbilityBook:
         if me is None:
             return []
         found: list[Command] = []
-        for ability, actor_checks in self._of_role_now(state, me.role, player):
+        abilities = self._of_role_now(state, me.role, player)
+        preparers = self._role_preparers[me.role]
+        if preparers:  # the ForActor checks once for the whole list
+            refusing = {}
+            for preparer in preparers:
+                prepared_actor = preparer.prepare(state, player)
+                if prepared_actor is not None:
+                    refusing[preparer] = prepared_actor
+            if refusing:  # (rare: a departed player) ask each ability that declares one
+                abilities = [
+                    entry for entry in abilities
+                    if all(refusing[p](entry[0]) is None
+                           for p in entry[0].actor_preparers if p in refusing)]
+        for ability, actor_checks in abilities:
             for actor_check in actor_checks:
                 if actor_check(state, ability, player) is not None:
                     break

@@ -22,12 +22,14 @@ from nightfall.engine.abilities import (
     ActorStep,
     Candidates,
     Check,
+    ForActor,
     ForCommands,
     ForCount,
     ForTargets,
     OnCommand,
     OnPhase,
     OnTarget,
+    PreparedActorCheck,
     PreparedCommandCheck,
     PreparedCountCheck,
     PreparedTargetCheck,
@@ -115,10 +117,21 @@ def validate(state: GameState, command: Command) -> str:
 
 
 # -- who may act, and when ------------------------------------------------------------------
-def _alive(state: GameState, ability: Ability, actor: str) -> Text | None:
-    if not state.players[actor].alive:
-        return refusal(N_("You have left the game and can no longer act."))
-    return None
+def _alive(state: GameState, actor: str) -> PreparedActorCheck | None:
+    """The departed act no more; prepared once per actor (``ForActor``)."""
+    if state.players[actor].alive:
+        return None
+    return _gone
+
+
+_LEFT = refusal(N_("You have left the game and can no longer act."))
+
+
+def _gone(ability: Ability) -> Text | None:
+    return _LEFT
+
+
+_ALIVE = ForActor(_alive)
 
 
 def _alive_or_guest(state: GameState, ability: Ability, actor: str) -> Text | None:
@@ -413,7 +426,7 @@ def _ability(action: str, rule: str, slot: str, roles: frozenset[str] | None,
              candidates: Candidates | None = None, target_optional: bool = False,
              listed_text: str | None = None, guests: bool = False, offered: bool = True,
              listed_counts: tuple[int, ...] = (1,)) -> Ability:
-    alive: ActorCheck = _alive_or_guest if guests else _alive
+    alive: ActorCheck = _alive_or_guest if guests else _ALIVE
     actor_checks: tuple[ActorStep, ...] = (alive, has_role, OnPhase(_stage(when)))
     WHEN[action] = when
     if event is not None:
