@@ -36,8 +36,11 @@ class Context:
     """What a rule set may do while handling a command or resolving a stage.
 
     Every ``emit`` is applied to the state at once, so a step sees the effects of the
-    steps before it. Trace lines go to the step that is running.
+    steps before it. Trace lines go to the step that is running. Slotted: one is built
+    per command and per resolution.
     """
+
+    __slots__ = ("_trace", "at", "emit", "game", "ruleset", "scratch", "state")
 
     def __init__(self, game: Game, at: datetime | None) -> None:
         self.game = game
