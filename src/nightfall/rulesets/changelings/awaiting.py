@@ -40,7 +40,11 @@ _LEADER, _WANTED, _AWAITING = "c.leader", "c.wanted", "c.awaiting"
 def current_leader(state: GameState) -> str | None:
     """C5: the living player with the leader status (departed leaders keep the mark);
     asked by every player's legal list, so worked out once while no player changes."""
-    leader: str | None = derived(state, _LEADER, (PLAYERS,), _current_leader)
+    entry = state.memo.get(_LEADER)  # ``derived`` inlined: asked by every legal list
+    if entry is not None and entry[0] == state.stamp[PLAYERS]:
+        leader: str | None = entry[1]
+        return leader
+    leader = derived(state, _LEADER, (PLAYERS,), _current_leader)
     return leader
 
 
