@@ -582,6 +582,11 @@ class AbilityBook:
             if ACTOR not in parts and any(
                 check in a.actor_chain or check in a.late_actor_checks
                 for a in self.abilities.values())}
+        #: per shared actor check: the parts its verdict is kept by (its own and the phase),
+        #: and the ``state.memo`` key of those verdicts, per (check, action)
+        self._verdict_parts: dict[object, tuple[int, ...]] = {
+            check: tuple(sorted({*parts, PHASE})) for check, parts in self._shared.items()}
+        self._verdicts_key = ("verdicts", self)
         #: per role: (ability, its actor checks but the role check, the phase checks and
         #: the :class:`ForActor` checks), in listing order
         self._by_role: dict[str | None, list[tuple[Ability, tuple[ActorCheck, ...]]]] = {}
@@ -670,14 +675,32 @@ class AbilityBook:
         if kept is not None and kept[0] == mark:
             now: list[tuple[Ability, tuple[ActorCheck, ...]]] = kept[1]
             return now
+        # each shared verdict once per stage and state of what it reads, for every role:
+        # the roles of a stage mostly differ (one list each), their checks do not
+        memo = state.memo
+        verdicts = memo.get(self._verdicts_key)
+        if verdicts is None:
+            verdicts = memo[self._verdicts_key] = {}
+        stamp = state.stamp
+        marks: dict[tuple[int, ...], tuple[int, ...]] = {}
         now = []
         for ability, shared_checks, rest in split:
             for check in shared_checks:
-                if check(state, ability, player) is not None:
+                check_parts = self._verdict_parts[check]
+                check_mark = marks.get(check_parts)
+                if check_mark is None:
+                    check_mark = marks[check_parts] = tuple(map(stamp.__getitem__,
+                                                                check_parts))
+                verdict_key = (check, ability.action)
+                verdict = verdicts.get(verdict_key)
+                if verdict is None or verdict[0] != check_mark:
+                    verdict = verdicts[verdict_key] = (
+                        check_mark, check(state, ability, player) is None)
+                if not verdict[1]:
                     break
             else:
                 now.append((ability, rest))
-        state.memo[memo_key] = (mark, now)
+        memo[memo_key] = (mark, now)
         return now
 
     def target_pool(self, state: GameState, ability: Ability, pool: Sequence[str]
