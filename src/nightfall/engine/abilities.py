@@ -787,10 +787,15 @@ class AbilityBook:
                 if prepared_actor is not None:
                     refusing[preparer] = prepared_actor
             if refusing:  # (rare: a departed player) ask each ability that declares one
-                abilities = [
-                    entry for entry in abilities
-                    if all(refusing[p](entry[0]) is None
-                           for p in entry[0].actor_preparers if p in refusing)]
+                kept = []
+                for entry in abilities:
+                    for preparer in entry[0].actor_preparers:
+                        refused = refusing.get(preparer)
+                        if refused is not None and refused(entry[0]) is not None:
+                            break
+                    else:
+                        kept.append(entry)
+                abilities = kept
         for ability, actor_checks in abilities:
             for actor_check in actor_checks:
                 if actor_check(state, ability, player) is not None:

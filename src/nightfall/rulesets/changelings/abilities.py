@@ -181,24 +181,10 @@ def _has_vote(state: GameState, ability: Ability, actor: str) -> Text | None:
     return None
 
 
-def _leads(state: GameState, actor: str) -> PreparedActorCheck | None:
-    """C5.3, C5.4: the leader's own acts — the tie-break, and the successor, which a
-    leader who left names too (C2.7) — for the leader; prepared once per list
-    (``ForActor``): the leader is asked once for both."""
-    if current_leader(state) == actor:
-        return None
-    succeeds = state.flags.get(memory.SUCCESSION) == actor
-
-    def check(ability: Ability) -> Text | None:
-        if ability.action == "successor":
-            return None if succeeds else _NOT_SUCCESSION
+def _is_leader(state: GameState, ability: Ability, actor: str) -> Text | None:
+    if current_leader(state) != actor:
         return _NOT_LEADER
-
-    return check
-
-
-#: C5.3 the tie-break and C5.4 the successor are the leader's (see :func:`_leads`)
-_LEADS = ForActor(_leads)
+    return None
 
 
 def _among_tied(state: GameState, ability: Ability, actor: str, target: str) -> Text | None:
@@ -206,6 +192,12 @@ def _among_tied(state: GameState, ability: Ability, actor: str, target: str) -> 
         tied = memory.names(state, memory.TIED)
         if target not in tied:
             return Text(N_("Name one of the tied players: {names}."), {"names": tuple(tied)})
+    return None
+
+
+def _names_successor(state: GameState, ability: Ability, actor: str) -> Text | None:
+    if state.flags.get(memory.SUCCESSION) != actor and current_leader(state) != actor:
+        return _NOT_SUCCESSION
     return None
 
 
@@ -314,9 +306,9 @@ BOOK = AbilityBook(
                  checks=(_banishment_day, _vote_right, _NOT_AGAINST_LOVER)),
         _ability("unvote", "C3.1", "vote", None, DAY_VOTE, targets=0, checks=(_has_vote,)),
         _ability("tiebreak", "C5.3", "tiebreak", None, ANY_TIME, standing=True,
-                 checks=(_LEADS, OnTarget(_among_tied), _NOT_AGAINST_LOVER)),
+                 checks=(_is_leader, OnTarget(_among_tied), _NOT_AGAINST_LOVER)),
         _ability("successor", "C5.4", "successor", None, ANY_TIME, standing=True,
-                 self_target=False, checks=(_LEADS,)),
+                 self_target=False, checks=(_names_successor,)),
         _ability("abduct", "C7.1", "kill", CHANGELING_SIDE, NIGHT_STAGE_1,
                  checks=(OnTarget(_a_pony), _NOT_AGAINST_LOVER)),
         _ability("replace", "C7.4", "kill", CHANGELING_SIDE, NIGHT_STAGE_1,
