@@ -74,9 +74,23 @@ def all_inputs_in(state: GameState) -> bool:
     """C2.3: whether the stage awaits inputs and has every one of them (it may close
     early): asked after every command, answered from what the stage awaits, without
     building the set of what is missing."""
+    wanted = wanted_inputs(state)
+    return wanted is not None and state.submissions.keys() >= wanted
+
+
+def wanted_inputs(state: GameState) -> frozenset[tuple[str, str]] | None:
+    """:func:`_wanted`, kept while the players, the phase and the flags are unchanged
+    (``derived``, its memo read here first: asked after every command and by every
+    ``pass`` in a legal list)."""
+    entry = state.memo.get(_WANTED)
+    if entry is not None:
+        stamp = state.stamp
+        if entry[0] == (stamp[PLAYERS], stamp[PHASE], stamp[FLAGS]):
+            kept: frozenset[tuple[str, str]] | None = entry[1]
+            return kept
     wanted: frozenset[tuple[str, str]] | None = derived(
         state, _WANTED, (PLAYERS, PHASE, FLAGS), _wanted)
-    return wanted is not None and state.submissions.keys() >= wanted
+    return wanted
 
 
 def _still_missing(state: GameState) -> frozenset[tuple[str, str]]:
@@ -142,8 +156,7 @@ def _stage_two_awaited(state: GameState) -> set[tuple[str, str]]:
 def is_awaited(state: GameState, player: str) -> bool:
     """Whether the stage awaits an input from ``player`` (``awaited_slots`` is not empty):
     asked by ``pass`` in every legal list, so without building the sets."""
-    wanted: frozenset[tuple[str, str]] | None = derived(
-        state, _WANTED, (PLAYERS, PHASE, FLAGS), _wanted)
+    wanted = wanted_inputs(state)
     if not wanted:
         return False
     submissions = state.submissions

@@ -191,11 +191,18 @@ def legal_commands(state: GameState, player: str) -> list[Command]:
     exactly what the command path accepts, by the same checks (``abilities.py``)."""
     if state.ended:
         return []
-    return BOOK.legal_commands(state, player, _alive(state))
+    return BOOK.legal_commands(state, player, alive_pool(state))
 
 
-def _alive(state: GameState) -> list[str]:
+def alive_pool(state: GameState) -> list[str]:
     """The players still in the game, in seating order (every list's targets): worked
     out once while no player changes, shared (read, never written)."""
-    alive: list[str] = derived(state, "c.alive", (PLAYERS,), GameState.alive)
+    entry = state.memo.get(_ALIVE)  # ``derived`` inlined: asked by every list
+    if entry is not None and entry[0] == state.stamp[PLAYERS]:
+        kept: list[str] = entry[1]
+        return kept
+    alive: list[str] = derived(state, _ALIVE, (PLAYERS,), GameState.alive)
     return alive
+
+
+_ALIVE = "c.alive"
