@@ -193,15 +193,17 @@ def step_item_corrections(ctx: Context) -> None:
     maniac's silence (I2.7), which is no item and works under fear too."""
     state = ctx.state
     w = work(ctx)
-    for player in seating(state):
-        if state.is_alive(player) and SILENCED in state.players[player].statuses:
+    players = state.players
+    living = [p for p in seating(state) if (held := players.get(p)) is not None and held.alive]
+    for player in living:  # (in the order of the seats: the trace follows it)
+        if SILENCED in players[player].statuses:
             lose_all(ctx, player, SILENCED, N_("{name} was silenced by the maniac and loses "
                      "{count} vote(s) (I2.7)."))
     if w.fear or not items_work(state):
         ctx.trace(N_("No item changes a vote today."))
         return
-    for player in seating(state):
-        if state.is_alive(player) and SHOCKED in state.players[player].statuses:
+    for player in living:
+        if SHOCKED in players[player].statuses and state.is_alive(player):
             lose_all(ctx, player, SHOCKED, N_("{name} is shocked and loses {count} vote(s) "
                      "(I4)."))
     for vote in w.votes:
@@ -211,8 +213,8 @@ def step_item_corrections(ctx: Context) -> None:
                 ctx.trace(N_("A love note forbids {name}'s vote for {target}: it is lost "
                              "(I4)."), name=vote.owner, target=target)
     marked = violators(state)
-    for player in seating(state):
-        if state.is_alive(player) and player in marked and holds(state, player, POISON_THORN):
+    for player in living:
+        if player in marked and state.is_alive(player) and holds(state, player, POISON_THORN):
             lose_all(ctx, player, POISON_THORN, N_("{name} broke the silence of the poison "
                      "thorn and loses {count} vote(s) (I4)."))
     for vote in w.votes:
@@ -228,8 +230,8 @@ def step_item_corrections(ctx: Context) -> None:
             if lose(ctx, vote, HANDCUFFS):
                 ctx.trace(N_("{name} wears handcuffs and may not vote for his neighbour "
                              "{target}: the vote is lost (I4)."), name=owner, target=target)
-    for player in seating(state):
-        if state.is_alive(player) and holds(state, player, MEGAPHONE):
+    for player in living:  # (nobody leaves in this step: still the living)
+        if holds(state, player, MEGAPHONE):
             ctx.trace(N_("{name}'s megaphone gives him one more vote (I4)."), name=player)
 
 
