@@ -582,10 +582,11 @@ class AbilityBook:
             if ACTOR not in parts and any(
                 check in a.actor_chain or check in a.late_actor_checks
                 for a in self.abilities.values())}
-        #: per shared actor check: the parts its verdict is kept by (its own and the phase),
-        #: and the ``state.memo`` key of those verdicts, per (check, action)
-        self._verdict_parts: dict[object, tuple[int, ...]] = {
-            check: tuple(sorted({*parts, PHASE})) for check, parts in self._shared.items()}
+        #: the parts any shared actor check reads, and the phase: the verdicts of the
+        #: shared checks per ability are kept in ``state.memo`` under ``_verdicts_key``
+        #: while these are unchanged (see :meth:`_of_role_now`)
+        self._shared_parts = tuple(sorted(
+            {PHASE, *(part for parts in self._shared.values() for part in parts)}))
         self._verdicts_key = ("verdicts", self)
         #: per role: (ability, its actor checks but the role check, the phase checks and
         #: the :class:`ForActor` checks), in listing order
@@ -675,31 +676,28 @@ class AbilityBook:
         if kept is not None and kept[0] == mark:
             now: list[tuple[Ability, tuple[ActorCheck, ...]]] = kept[1]
             return now
-        # each shared verdict once per stage and state of what it reads, for every role:
-        # the roles of a stage mostly differ (one list each), their checks do not
+        # whether an ability passes its shared checks is the same for every role (they
+        # read neither the actor nor his role): worked out once per ability while the
+        # parts any shared check reads are unchanged, for all the roles of a stage (they
+        # mostly differ: one list each)
         memo = state.memo
-        verdicts = memo.get(self._verdicts_key)
-        if verdicts is None:
-            verdicts = memo[self._verdicts_key] = {}
-        stamp = state.stamp
-        marks: dict[tuple[int, ...], tuple[int, ...]] = {}
+        book_mark = tuple(map(state.stamp.__getitem__, self._shared_parts))
+        kept_verdicts = memo.get(self._verdicts_key)
+        if kept_verdicts is not None and kept_verdicts[0] == book_mark:
+            passes: dict[str, bool] = kept_verdicts[1]
+        else:
+            passes = {}
+            memo[self._verdicts_key] = (book_mark, passes)
         now = []
         for ability, shared_checks, rest in split:
-            for check in shared_checks:
-                check_parts = self._verdict_parts[check]
-                check_mark = marks.get(check_parts)
-                if check_mark is None:
-                    check_mark = marks[check_parts] = tuple(map(stamp.__getitem__,
-                                                                check_parts))
-                verdict_key = (check, ability.action)
-                verdict = verdicts.get(verdict_key)
-                if verdict is None or verdict[0] != check_mark:
-                    verdict = verdicts[verdict_key] = (
-                        check_mark, check(state, ability, player) is None)
-                if not verdict[1]:
-                    break
-            else:
-                now.append((ability, rest))
+            if shared_checks:
+                verdict = passes.get(ability.action)
+                if verdict is None:
+                    verdict = passes[ability.action] = all(
+                        check(state, ability, player) is None for check in shared_checks)
+                if not verdict:
+                    continue
+            now.append((ability, rest))
         memo[memo_key] = (mark, now)
         return now
 
