@@ -125,13 +125,21 @@ def violators(state: GameState) -> dict[str, list[str]]:
 def build_votes(state: GameState) -> list[Vote]:
     """I6.3: every living player's votes, cast or (if he did not vote) on himself."""
     votes: list[Vote] = []
+    # the day's event read once (:func:`own_vote_count`, :func:`ballot` inlined: asked for
+    # every seat); a ballot's own votes are the first ``count`` of its spread over all his
+    # votes (:func:`authority_spread`), so the vote an authority took plays no part here
+    event = memory.today_event(state)
+    base = 2 if event in TWO_VOTES else 1
+    megaphones = event != FEAR and event != MAGNETIC_STORM  # I4, I5 (``items_work``)
+    players, submissions = state.players, state.submissions
     for player in seating(state):
-        if not state.is_alive(player):
+        holder = players.get(player)
+        if holder is None or not holder.alive:
             continue
-        count = own_vote_count(state, player)
-        base = 2 if memory.today_event(state) in TWO_VOTES else 1
-        names = ballot(state, player)
-        targets = authority_spread(state, player)[:count] if names else [player] * count
+        count = base + 1 if megaphones and holds(state, player, MEGAPHONE) else base
+        sub = submissions.get((player, "vote"))
+        names = list(sub.targets) if sub is not None else []
+        targets = spread(names, count) if names else [player] * count
         for index, target in enumerate(targets):
             kind = "own" if index < base else "megaphone"
             vote = Vote(player, target, kind, cast=bool(names), meant=target)
@@ -462,9 +470,13 @@ def step_lynch(ctx: Context) -> None:
     w = work(ctx)
     counted = tally(ctx)
     ballots = {}
+    cast: dict[str, list[str]] = {}  # one pass over the votes, by whose ballot each is
+    for v in w.votes:
+        if v.cast:  # I2.4: the taken one is the authority's
+            cast.setdefault(v.taken_by if v.taken_by is not None else v.owner,
+                            []).append(v.target)
     for player in seating(state):
-        mine = [v.target for v in w.votes if v.cast and (  # I2.4: the taken one is his
-            v.taken_by == player or (v.owner == player and v.taken_by is None))]
+        mine = cast.get(player)
         if mine:
             ballots[player] = ", ".join(dict.fromkeys(mine))
     ctx.emit(VotesCounted(state.phase_label, "fear" if w.fear else "vote", dict(counted),
