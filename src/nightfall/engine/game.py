@@ -67,6 +67,12 @@ class Context:
     def announce(self, msgid: str, **params: Any) -> None:
         self.emit(ev.Announced(self.state.phase_label, Text(msgid, params)))
 
+    @property
+    def tracing(self) -> bool:
+        """Whether trace lines are kept now (a step runs in a game that traces): outside
+        of that :meth:`trace` drops them, so a rule set may skip working them out."""
+        return self._trace is not None
+
     def trace(self, msgid: str, **params: Any) -> None:
         """Explain what the running step applied and why."""
         if self._trace is not None:
