@@ -527,6 +527,18 @@ def counted_candidates(ability: Ability, actor: str, targets: Sequence[str],
     return found
 
 
+def _prepared(preparers: Sequence[Any], state: GameState, ability: Ability, actor: str
+              ) -> list[Any]:
+    """The prepared checks of ``preparers`` for ``actor`` that refuse something (those
+    that return ``None`` refuse nothing)."""
+    found = []
+    for preparer in preparers:
+        check = preparer.prepare(state, ability, actor)
+        if check is not None:
+            found.append(check)
+    return found
+
+
 #: the key (with the book) of the commands listed on a state, in ``state.memo``
 _LISTED = "listed"
 #: a pseudo-part for :class:`AbilityBook`'s ``reads``: the check reads who acts (an
@@ -748,9 +760,11 @@ class AbilityBook:
             shared: list[str] = entry[2]
         else:
             shared = self.target_pool(state, ability, pool)  # type: ignore[assignment]
-        prepared = [check for check in [p.prepare(state, ability, actor)
-                                        for p in ability.target_preparers] if check is not None
-                    ] if ability.target_preparers else ()
+        prepared: list[PreparedTargetCheck] = []
+        for preparer in ability.target_preparers:  # a loop: a comprehension is a call
+            prepared_target = preparer.prepare(state, ability, actor)
+            if prepared_target is not None:
+                prepared.append(prepared_target)
         if not prepared:
             if ability.self_target or actor not in shared:
                 return shared
@@ -814,9 +828,8 @@ class AbilityBook:
                     continue
                 targets = (self.targets_for(state, ability, player, pool)
                            if ability.targets != 0 else ())
-                counts = [check for check in [p.prepare(state, ability, player)
-                                              for p in ability.count_preparers]
-                          if check is not None] if ability.count_preparers else ()
+                counts = (_prepared(ability.count_preparers, state, ability, player)
+                          if ability.count_preparers else ())
                 candidates: Iterable[Command]
                 checks = ability.command_checks
                 if ability.candidates is None:
@@ -829,9 +842,8 @@ class AbilityBook:
                         checks = ability.listed_command_checks
                 else:
                     candidates = ability.candidates(state, ability, player, targets)
-                prepared = [check for check in [p.prepare(state, ability, player)
-                                                for p in ability.command_preparers]
-                            if check is not None] if ability.command_preparers else ()
+                prepared = (_prepared(ability.command_preparers, state, ability, player)
+                            if ability.command_preparers else ())
                 if not checks and not prepared and not counts:
                     found.extend(candidates)
                     continue

@@ -212,11 +212,12 @@ class Game:
     def _record(self, event: ev.Event) -> None:
         """Fold one event into the state and append it to the log: the hot path of every
         game, so it does nothing else (an undo is the rare exception)."""
-        if type(event) is ev.RolledBack:
-            self._undo_to(event)
+        kind = type(event)
+        if kind is ev.RolledBack:
+            self._undo_to(event)  # type: ignore[arg-type]
             return
         state = self.state
-        applier, parts = FOLDS[type(event)]
+        applier, parts = FOLDS[kind]
         applier(state, event)
         stamp = state.stamp
         for part in parts:
