@@ -3,6 +3,8 @@ data): the same rules under an id of the GM's own, and broken ones."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from nightfall.rulefile.ruleset import SHIPPED
 
 #: the shipped file's bytes (id ``changelings-data``)
@@ -42,3 +44,17 @@ def with_guest(ruleset_id: str, title: str) -> bytes:
     text = "".join(lines)
     assert "languages: [en, de]" in text
     return text.replace("languages: [en, de]", "languages: [en]", 1).encode()
+
+
+#: the id of :func:`house_classic_file`: no process knows it unless it was given the file
+HOUSE_CLASSIC_ID = "werwolf-house"
+
+
+def house_classic_file(directory: Path) -> Path:
+    """The shipped classic Werwolf file under another id, written to ``directory``: a GM's
+    own file, as far as a simulator worker knows (it is not a shipped one)."""
+    path = directory / "house.yaml"
+    text = SHIPPED["werwolf-classic"].read_text(encoding="utf-8")
+    path.write_text(text.replace("id: werwolf-classic", f"id: {HOUSE_CLASSIC_ID}", 1),
+                    encoding="utf-8")
+    return path

@@ -6,6 +6,8 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from forumkit import BERLIN
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nightfall.forum.dates import parse_forum_time, parse_iso, parse_zone_label
 from nightfall.forum.errors import DateError
@@ -77,3 +79,49 @@ def test_footer_zone_names() -> None:
     assert str(parse_zone_label("All times are Europe/Berlin UTC+01:00")) == "Europe/Berlin"
     assert parse_zone_label("no zone here") is None
     assert parse_zone_label("UTC + 99 hours") is None
+
+
+def _reading(text: str, day_first: bool) -> object:
+    """What a date text reads as without the caches (its plan made anew): the time, or
+    the error's message."""
+    from nightfall.forum import dates
+
+    cleaned = " ".join(text.replace("\xa0", " ").split())
+    try:
+        iso = dates._try_iso(cleaned, BERLIN) if cleaned else None
+        if iso is not None:
+            return iso
+        if not cleaned:
+            raise DateError("no date")
+        return dates._read(dates._plan(cleaned), cleaned, BERLIN, day_first)
+    except DateError as error:
+        return str(error)
+
+
+_DATE_PIECES = ["Sun May 26, 2019 4:34 pm", "Mon Dec 24, 2012 12:30 am", "06-15-2016, 03:03 PM",
+                "24.12.2012, 19:30", "So 23. Dez 2012, 20:00", "26 мая 2019 в 16:34",
+                "2012-12-24 19:30", "December 24th, 2012, 7:30 p.m.", "31.02.2012 10:00",
+                "Dec 24, 2012 13:00 pm", "Dec 24, 2012 00:30 am", "Today, 10:00 AM",
+                "13:75 24.12.2012", "24.12.12 25:30", "by Ann » ", "07-06-2016 10:00:59"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_DATE_PIECES),
+                          st.lists(st.tuples(st.integers(0, 40), st.sampled_from("0123456789")),
+                                   max_size=4),
+                          st.booleans()), min_size=1, max_size=6))
+def test_the_cached_reading_is_the_reading(texts: list[tuple[str, list[tuple[int, str]],
+                                                              bool]]) -> None:
+    """Dates of one shape share a plan and each date text is read once: the answers
+    (times and errors) are those of reading every text anew, whatever was read before."""
+    for text, digits, day_first in texts * 2:
+        chars = list(text)
+        for at, digit in digits:
+            if at < len(chars) and chars[at].isdigit():
+                chars[at] = digit
+        varied = "".join(chars)
+        try:
+            got: object = parse_forum_time(varied, BERLIN, day_first=day_first)
+        except DateError as error:
+            got = str(error)
+        assert got == _reading(varied, day_first), varied

@@ -18,14 +18,16 @@ from pathlib import Path
 from forumkit import BERLIN, FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from nightfall.forum import CHANGELINGS, ISLAND, Post, read_file, read_page
+from nightfall.forum import detect as detect_module
 from nightfall.forum import phpbb as phpbb_reader
 from nightfall.forum.content import scan
 from nightfall.forum.dom_scan import scan_dom
 from nightfall.forum.html_tree import convert
 from nightfall.forum.lazy import LazyPost, round_trips
+from nightfall.forum.phpbb import Survey
 from nightfall.forum.votes import vote_marks
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
@@ -37,7 +39,7 @@ SETTINGS = settings(max_examples=300, deadline=None,
 
 def _same_scan(body_html: str) -> None:
     """``scan_dom`` of the post body equals ``scan(convert(...))`` of it, with phpBB's
-    dialect and with none."""
+    dialect and with none, its answers asked of each element or kept by class."""
     tree = LexborHTMLParser(f"<html><body>{body_html}</body></html>")
     body = tree.css_first("div.content")
     assert body is not None
@@ -45,6 +47,10 @@ def _same_scan(body_html: str) -> None:
         eager = scan(convert(body, dialect) if dialect else convert(body))
         direct = scan_dom(body, dialect or (lambda node, classes: None))
         assert direct == eager, body_html
+        # (phpBB's dialect reads classes only: its answers are kept by class attribute)
+        assert scan_dom(body, dialect or (lambda node, classes: None), by_class=True) == eager
+        # (a body of text alone is read in one call)
+        assert scan_dom(body, dialect or (lambda node, classes: None), html=body.html) == eager
 
 
 def _same_post(post: Post, eager_content: object | None = None) -> None:
@@ -79,9 +85,36 @@ def _same_header_parts(text: str) -> None:
         assert [n.mem_id for n in in_header] == [n.mem_id for n in expected]
 
 
+def _survey_of(text: str) -> Survey | None:
+    return phpbb_reader.survey(LexborHTMLParser(text).css(detect_module._SURVEY))
+
+
+def _same_survey(text: str) -> bool:
+    """The page's one query (``phpbb.survey``) finds each post's parts and author line's
+    candidates as one query per post does (``_post_parts``), the footer items as
+    ``css(FOOTER)`` and the page as ``phpbb.detect`` does; whether it surveyed."""
+    tree = LexborHTMLParser(text)
+    surveyed = phpbb_reader.survey(tree.css(detect_module._SURVEY))
+    if surveyed is None:
+        return False
+
+    def ids(items: list[tuple[LexborNode, dict[str, LexborNode], list[LexborNode]]]
+            ) -> list[tuple[int, dict[str, int], list[int]]]:
+        return [(node.mem_id, {k: v.mem_id for k, v in parts.items()},
+                 [c.mem_id for c in candidates]) for node, parts, candidates in items]
+
+    assert ids(surveyed.posts) == ids([(n, *phpbb_reader._post_parts(n))
+                                       for n in tree.css("div.post")])
+    assert [n.mem_id for n in surveyed.footer] == [n.mem_id for n in
+                                                   tree.css(phpbb_reader.FOOTER)]
+    assert surveyed.detected == phpbb_reader.detect(tree)
+    return True
+
+
 def _check_page(text: str, name: str) -> int:
     page = read_page(text, name, BERLIN)
     _same_header_parts(text)
+    _same_survey(text)
     lazy = 0
     eager = _eager_contents(text) if page.format == "phpbb" else []
     for index, post in enumerate(page.posts):
@@ -107,7 +140,61 @@ def test_every_fixture_and_the_benchmark_thread_read_the_same() -> None:
         read_file(path, BERLIN)
     for number, text in enumerate(votecount_bench.generate(300)):
         lazy += _check_page(text, f"page{number}.html")
+        assert _same_survey(text)  # the survey path was taken
     assert lazy > 300  # the lazy path was taken
+
+
+_TWO_POSTS = votecount_bench.generate(2)[0]
+
+
+def _edited(replace: str, by: str, count: int = 1) -> str:
+    assert replace in _TWO_POSTS
+    return _TWO_POSTS.replace(replace, by, count)
+
+
+def test_the_survey_reads_what_each_post_query_reads_or_gives_up() -> None:
+    """Markup the page's one query cannot tell apart is read post by post (``None``):
+    a post inside a post, a second author line, a node of two roles, a class that
+    differs in case from one (a quirks-mode page matches it); any other it reads as the
+    post-by-post queries do."""
+    quirks = _TWO_POSTS.split("\n", 1)[1]  # (no doctype: quirks)
+    assert _same_survey(quirks)
+    gives_up = [
+        _edited('<div class="inner">', '<div class="inner"><div class="post">x</div>'),
+        _edited('<div class="inner">', '<div class="inner"><p class="author">x</p>'),
+        _edited('<div class="postbody">', '<div class="postbody post">'),
+        _edited('<div class="content">', '<div class="content copyright">'),
+        _edited('<p class="author">', '<p class="author right">'),
+        _edited('<div class="content">', '<div class="content Notice">'),
+        quirks.replace('<div class="content">', '<div class="Content">', 1),
+        quirks.replace('class="post bg', 'class="Post bg', 1),
+        _edited('<div class="inner">', '<div class="inner"><article class="message--post">'
+                                       "x</article>"),
+        _edited('<div class="inner">', '<div class="inner"><table id="post1"><tr><td>'
+                                       '<div id="post_message_1">x</div></td></tr></table>'),
+    ]
+    for text in gives_up:
+        assert _survey_of(text) is None, gives_up.index(text)
+        _check_page(text, "p.html")
+    reads = [
+        _edited('<div class="content">', '<div class="content notice">'),
+        _edited('<div class="content">', '<div class="notice content">'),
+        _edited("<strong><a ", '<strong><a class="username username-coloured" '),
+        _edited("<strong><a ", '<strong><a class="username Username" '),
+        _edited('<div class="inner">', '<div class="inner"><p class="right">UTC</p>'),
+        _edited('<div class="inner">', '<div class="inner"><div class="copyright">x</div>'),
+        _edited('<div class="postbody">', '<div class="postbody content">'),
+        _edited('<div class="postbody">', '<div class="postbody">'
+                                          '<time datetime="2012-12-01T20:00:00Z">x</time>'),
+        _edited('<p class="author">', '<p class="author"><time datetime="2012-12-01T20:00">'
+                                      "</time>"),
+        _edited('<div class="content">', '<div class="content Content">'),
+        _edited('<div class="inner">', '<div class="inner"><div id="post_message_1">x</div>'),
+        _edited('<div class="postbody">', '<div class="x">', 25),  # no post: not detected
+    ]
+    for text in reads:
+        assert _same_survey(text), reads.index(text)
+        _check_page(text, "p.html")
 
 
 def test_threadkit_threads_read_the_same() -> None:
@@ -240,3 +327,30 @@ def test_the_bbcode_detection_reads_the_first_line_as_splitting_did(text: str) -
     from nightfall.forum.exports import detect_bbcode
 
     assert detect_bbcode(text) == _detect_bbcode_by_lines(text)
+
+
+def test_markup_deeper_than_the_tree_reads_scans_the_same() -> None:
+    """Below ``html_tree.MAX_DEPTH`` an element is read as its text (an empty one too):
+    red runs that start, go on or end there, around markup that ends no run."""
+    red = '<span style="color: red">'
+    for inner in ("", "Bob", " ", "<i></i>", "Bo<b>b</b>"):
+        for after in ("", "<b>Bob</b>", f"{red}Dan</span>", " x", "<br>Bob"):
+            for depth in (62, 63, 64, 65, 70):
+                _same_scan(f'<div class="content">{red * depth}{inner}{"</span>" * depth}'
+                           f"{after}</div>")
+                _same_scan(f'<div class="content">{red}Ann</span>{"<b>" * depth}{inner}'
+                           f'{"</b>" * depth}{after}</div>')
+
+
+def test_a_body_of_text_alone_scans_the_same() -> None:
+    """Read in one call when nothing but text is inside the body's tags; an attribute
+    with ``<`` or ``>`` in it neither hides markup nor makes text markup."""
+    for body in ('<div class="content">Bob &lt;3 &amp; vote: Ann</div>',
+                 '<div class="content">  \n </div>', '<div class="content"></div>',
+                 '<div class="content" title="a>b">vote: Bob</div>',
+                 '<div class="content" title="a<b">vote: Bob</div>',
+                 '<div class="content" title="x>y<z">vote: <b>Bob</b></div>',
+                 '<div class="content" title="x>y"><span style="color:red">Bob</span></div>',
+                 '<div class="content">Bob<!-- Ann --></div>',
+                 '<div class="content">&nbsp;Bob&#13;</div>'):
+        _same_scan(body)

@@ -110,3 +110,26 @@ def test_workers_running_other_code_are_refused(tmp_path: Path) -> None:
         finally:
             worker.terminate()
             worker.wait(timeout=30)
+
+
+def test_dask_workers_play_a_rule_file_they_were_never_given(cluster: LocalCluster,
+                                                             tmp_path: Path) -> None:
+    """``--rules FILE`` on a cluster whose workers started before the file existed: the
+    work units carry it (issue 20), and the report is the local one."""
+    from rulekit import HOUSE_CLASSIC_ID, house_classic_file
+
+    path = house_classic_file(tmp_path)
+    reports: list[dict[str, Any]] = []
+    for extra in (["--backend", "local", "--jobs", "1"],
+                  ["--backend", "dask", "--cluster", cluster.scheduler_address]):
+        out = tmp_path / f"{extra[1]}.json"
+        result = CliRunner().invoke(app, [
+            "simulate", "--rules", str(path), "--games", "6", "--seed", "4", "--quiet",
+            "--json", str(out), *extra])
+        assert result.exit_code == 0, result.output
+        reports.append(json.loads(out.read_text(encoding="utf-8")))
+    local, dask = reports
+    assert dask["timing"]["backend"] == "dask"
+    assert local["setups"][0]["setup"]["ruleset"] == HOUSE_CLASSIC_ID
+    assert deterministic_part(dask) == deterministic_part(local)
+    assert f"--rules {path}" in dask["command"]

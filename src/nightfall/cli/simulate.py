@@ -137,18 +137,26 @@ def simulate(
     """Let bots play a setup many times and report win rates (95% Wilson intervals),
     survival per role, game lengths, causes of departure and the effect of each role."""
     from nightfall.sim.report import ablation_setups, build_report, print_report
+    from nightfall.sim.rulefiles import with_rule_file
     from nightfall.sim.runner import default_jobs, run_setups
     from nightfall.sim.setup import Setup, SetupError, load_setup, preset_ids, preset_setup
 
     _check_locale(locale)
     _check_backend(backend, cluster, locale)
-    ran = _choose_build(build, locale, quiet)
+    from_file = rules is not None or ruleset not in ("changelings", "island")
+    if from_file and build == "compiled":
+        _fail(f"{rules or ruleset}: a rule file plays on the interpreted engine only (its "
+              "rule set cannot subclass the compiled engine's classes)", locale, "--build")
+    # a rule file never starts the command again on a compiled build (it would fail there)
+    ran = _choose_build("interpreted" if from_file else build, locale, quiet or from_file)
 
     console = _report_console()
     kinds = _parse_bots(bots, locale)
-    first_preset = "canterlot-15" if ruleset == "changelings" else "island-12"
+    first_preset = _first_preset(ruleset)
+    rule_file = None
     if rules is not None:
-        ruleset, first_preset = _rule_file(rules, locale)
+        rule_file = _rule_file(rules, locale)
+        ruleset, first_preset = rule_file[0].id, rule_file[2]
     try:
         setups: list[Setup] = []
         comparison: tuple[int, int] | None = None
@@ -167,6 +175,8 @@ def simulate(
             setups += [preset_setup(ruleset, n) for n in names]
     except SetupError as error:
         _refuse(error, locale)
+    if rule_file is not None:  # every setup of the file's variant carries the file
+        setups = with_rule_file(setups, rule_file[0], rule_file[1])
     if ablate and len(setups) != 1:
         _fail(_say(N_("--ablate needs exactly one setup"), locale), locale, "--ablate")
     jobs = jobs or default_jobs()
@@ -182,7 +192,8 @@ def simulate(
                                 max_stages=max_stages, progress=progress, console=err,
                                 backend=engine)
             ablation = dict(zip(variants, played, strict=True))
-    command = _command(ruleset, preset, setup, compare, games, bots, seed, ablate, max_stages)
+    command = _command(ruleset, preset, setup, compare, games, bots, seed, ablate, max_stages,
+                       rules)
     report = build_report(runs, games=games, seed=seed, bots=kinds, command=command,
                           comparison=comparison, ablation=ablation, max_stages=max_stages)
     report["timing"].update(_describe(engine))
@@ -202,22 +213,35 @@ def simulate(
         html_file.write_text(render_html(report, locale), encoding="utf-8")
 
 
-def _rule_file(path: Path, locale: str) -> tuple[str, str]:
+def _first_preset(ruleset: str) -> str:
+    """The preset played when none is named: the original setups of the two games, else
+    a rule set's first preset (``--ruleset werwolf-classic``)."""
+    if ruleset in ("changelings", "island"):
+        return "canterlot-15" if ruleset == "changelings" else "island-12"
+    from nightfall.rulefile.ruleset import registered
+
+    found = registered(ruleset)
+    return next(iter(found.presets()), "") if found is not None else ""
+
+
+def _rule_file(path: Path, locale: str) -> tuple[Any, Any, str]:
     """``--rules``: the file checked (exit 2 with its first error by key and line) and
-    registered for the simulator; its id and first preset. The local backend's forked
-    workers inherit it."""
+    known by its id in this process; its rule set, the reference every work unit of its
+    setups carries (so spawned and Dask workers play it too: ``sim/rulefiles.py``), and
+    its first preset."""
     from nightfall.rulefile.load import RuleFileError
-    from nightfall.rulefile.ruleset import load_rules, register
+    from nightfall.rulefile.ruleset import load_rules
+    from nightfall.sim.rulefiles import RuleFileRef, remember
 
     try:
         loaded = load_rules(path)
     except RuleFileError as error:
         _fail(f"{path}: {error.problems[0]}", locale, "--rules")
-    register(loaded)
+    remember(loaded)
     presets = list(loaded.presets())
     if not presets:
         _fail(f"{path}: the rule file has no preset; give --setup", locale, "--rules")
-    return loaded.id, presets[0]
+    return loaded, RuleFileRef.of(loaded, str(path)), presets[0]
 
 
 def _file_setups(ruleset: str, name: str, locale: str) -> list[Any]:
@@ -237,10 +261,11 @@ def _file_setups(ruleset: str, name: str, locale: str) -> list[Any]:
 
 def _command(ruleset: str, preset: list[str] | None, setup: list[Path] | None,
              compare: tuple[Path, Path] | None, games: int, bots: str, seed: int,
-             ablate: bool, max_stages: int) -> str:
+             ablate: bool, max_stages: int, rules: Path | None = None) -> str:
     """The command line that reproduces the report (any --jobs or --backend gives the
-    same)."""
-    words = ["nightfall", "simulate", "--ruleset", ruleset]
+    same); a rule file's run names the file (``--rules FILE``), not the id inside it."""
+    words = ["nightfall", "simulate"]
+    words += ["--rules", str(rules)] if rules is not None else ["--ruleset", ruleset]
     for name in preset or ():
         words += ["--preset", name]
     for path in setup or ():
@@ -336,6 +361,10 @@ def sweep(
     ruleset: Annotated[str | None, typer.Option(
         help="Rule set: changelings or island (default: the setup file's, else "
              "changelings).")] = None,
+    rules: Annotated[Path | None, typer.Option(
+        "--rules", help="A rule file (docs/rules-format.md) to vary instead of --ruleset; "
+                        "its first preset unless --preset or --setup says otherwise.")
+    ] = None,
     preset: Annotated[str | None, typer.Option(
         help="The base setup that the variation changes (default: canterlot-15 for "
              "changelings, island-12 for island).")] = None,
@@ -363,7 +392,9 @@ def sweep(
 ) -> None:
     """Vary one setup parameter over a list of values and report each faction's win rate
     per variant (95% Wilson intervals) as a table, JSON and one plot."""
+    from nightfall.rulefile.ruleset import registered
     from nightfall.rulesets import RULESET_IDS
+    from nightfall.sim.rulefiles import with_rule_file
     from nightfall.sim.runner import default_jobs, run_setups
     from nightfall.sim.setup import Setup, SetupError, load_setup, preset_setup
     from nightfall.sim.sweep import (
@@ -389,19 +420,23 @@ def sweep(
     except VaryError as error:
         _refuse(error, locale, "--vary")
     kinds = _parse_bots(bots, locale)
+    rule_file = _rule_file(rules, locale) if rules is not None else None
     try:
         base: Setup | None = load_setup(setup) if setup is not None else None
-        ruleset_id = ruleset or (base.ruleset if base is not None else "changelings")
-        if ruleset_id not in RULESET_IDS:
+        ruleset_id = (rule_file[0].id if rule_file is not None else ruleset) or (
+            base.ruleset if base is not None else "changelings")
+        if ruleset_id not in RULESET_IDS and registered(ruleset_id) is None:
             raise SetupError(N_("unknown rule set {ruleset} (known: {known})"),
                              ruleset=repr(ruleset_id), known=", ".join(RULESET_IDS))
         if base is None and variation.key not in ("preset", "players"):
-            base = preset_setup(ruleset_id, preset or (
-                "canterlot-15" if ruleset_id == "changelings" else "island-12"))
+            base = preset_setup(ruleset_id, preset or _first_preset(ruleset_id))
         elif variation.key in ("preset", "players") and (preset or setup):
             raise VaryError(N_("{spec} makes every setup itself; leave out --preset and "
                                "--setup"), spec=repr(variation.spec))
         setups = variants(variation, ruleset_id, base)
+        if rule_file is not None:  # every variant carries the file to its workers
+            setups = with_rule_file(setups, rule_file[0], rule_file[1])
+            base = with_rule_file([base], *rule_file[:2])[0] if base is not None else None
     except VaryError as error:
         _refuse(error, locale, "--vary")
     except SetupError as error:
@@ -410,7 +445,8 @@ def sweep(
     with _open_backend(backend, cluster, jobs, locale) as engine:
         runs = run_setups(setups, games, kinds, seed, jobs, max_stages=max_stages,
                           progress=not quiet, console=Console(stderr=True), backend=engine)
-    words = ["nightfall", "sweep", "--vary", vary, "--ruleset", ruleset_id]
+    words = ["nightfall", "sweep", "--vary", vary]
+    words += ["--rules", str(rules)] if rules is not None else ["--ruleset", ruleset_id]
     if preset is not None:
         words += ["--preset", preset]
     if setup is not None:

@@ -42,7 +42,7 @@ _HTML_FORMATS: tuple[tuple[str, Callable[[LexborHTMLParser], bool], HtmlParser,
 _BEFORE_PHPBB = ", ".join((xenforo.DETECT, xenforo1.DETECT, vbulletin.DETECT_4,
                            vbulletin.DETECT_3))
 #: that and what phpBB reads of a page, in one query (:func:`phpbb.survey`)
-_SURVEY = f"{_BEFORE_PHPBB}, div.post, {phpbb.FOOTER}"
+_SURVEY = f"{_BEFORE_PHPBB}, div.post, {phpbb.FOOTER}, {phpbb.SURVEY_PARTS}"
 
 
 def decode(data: bytes) -> str:
@@ -140,8 +140,8 @@ def _read(data: bytes | str, name: str, tz: tzinfo, budget: limits.Budget | None
     formats = _HTML_FORMATS
     surveyed = phpbb.survey(tree.css(_SURVEY))
     if surveyed is not None:  # no other format's markup: phpBB, read from the survey
-        posts, footer = surveyed
-        formats = ((phpbb.FORMAT, phpbb.detect,
+        posts, footer, detected = surveyed
+        formats = ((phpbb.FORMAT, lambda tree: detected,
                     lambda tree, ctx: phpbb.parse(tree, ctx, posts),
                     lambda tree: phpbb.page_zone(tree, footer)),)
     elif tree.css_first(_BEFORE_PHPBB) is None:  # one walk of the tree instead of four

@@ -13,6 +13,7 @@ zone name in newer versions) gives the board's time zone.
 from __future__ import annotations
 
 from datetime import tzinfo
+from typing import NamedTuple
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -36,32 +37,135 @@ def detect(tree: LexborHTMLParser) -> bool:
 FOOTER = "li.rightside, div.copyright, p.right"
 
 
-def survey(found: list[LexborNode]) -> tuple[list[LexborNode], list[LexborNode]] | None:
-    """The posts (``div.post``) and footer items (:data:`FOOTER`) among ``found``, the
-    answer of one query for them and for what only another format's page has
-    (``detect``'s survey: one walk of the page instead of three); ``None`` when any node
-    might be another format's or is not told exactly by its classes (a quirks-mode page
-    matches classes ignoring case), and the page is then read as without a survey."""
-    posts: list[LexborNode] = []
+#: what a post's parts and its author line's candidates are (:func:`_post_parts`)
+_PARTS = "div.postbody, p.author, div.content, div.notice"
+_DIV_PARTS = ("postbody", "content", "notice")
+_HEADER_PARTS = ("a.username, a.username-coloured, span.username, span.username-coloured, "
+                 "strong, time[datetime]")
+#: what :func:`survey` asks of a page besides the other formats' markup, the posts and the
+#: footer: every post's parts and its author line's candidates (what :func:`_post_parts`
+#: finds in each post, from the same walk of the page), and a post inside a post
+SURVEY_PARTS = ", ".join(
+    ["div.post div.post"] + [f"div.post {part.strip()}" for part in _PARTS.split(",")]
+    + [f"div.post p.author {part.strip()}" for part in _HEADER_PARTS.split(",")])
+_DIV_ROLES = frozenset({"post", "copyright", *_DIV_PARTS})
+_P_ROLES = frozenset({"author", "right"})
+_LI_ROLES = frozenset({"rightside"})
+_CANDIDATE_TAGS = frozenset({"a", "span", "strong", "time"})
+
+_Item = tuple[LexborNode, dict[str, LexborNode], list[LexborNode]]
+
+
+class Survey(NamedTuple):
+    """A phpBB page as one query finds it (:func:`survey`)."""
+
+    posts: list[_Item]
+    """Each ``div.post`` with what :func:`_post_parts` finds in it, in document order."""
+    footer: list[LexborNode]
+    """The :data:`FOOTER` items."""
+    detected: bool
+    """What :func:`detect` answers: some ``div.post`` holds a ``div.postbody``."""
+
+
+def survey(found: list[LexborNode]) -> Survey | None:
+    """The posts (``div.post``, each with its parts and its author line's candidates as
+    :func:`_post_parts` finds them) and the footer items (:data:`FOOTER`) among
+    ``found``: the answer of one query for them, for :data:`SURVEY_PARTS` and for what
+    only another format's page has (``detect``'s survey: one walk of the page instead of
+    one per post and three more). ``None`` when any node might be another format's or is
+    not told exactly by its classes (a quirks-mode page matches classes ignoring case;
+    two roles in one node; a post inside a post): the page is then read as without a
+    survey.
+
+    Why the parts are each post's own: the answer is in document order, a node once for
+    each selector it matches. A post inside a post matches two selectors, so the posts
+    of a surveyed page do not nest, and a part (found only inside a post) is inside the
+    post last begun and no other; a post has at most one author line (or the survey
+    fails), so a candidate (found only inside an author line) is in that post's."""
+    posts: list[_Item] = []
     footer: list[LexborNode] = []
+    parts: dict[str, LexborNode] = {}
+    candidates: list[LexborNode] = []
+    previous = -1
     for node in found:
         tag = node.tag
-        if tag not in ("div", "li", "p"):
-            return None  # (another format's article or blockquote)
-        classes = (node.attributes.get("class") or "").split()
-        if tag == "div" and (node.id or "").lower().startswith("post_message_"):
-            return None  # (vBulletin 3's post body)
-        post = tag == "div" and "post" in classes
-        in_footer = ((tag == "li" and "rightside" in classes)
-                     or (tag == "div" and "copyright" in classes)
-                     or (tag == "p" and "right" in classes))
-        if not post and not in_footer:
+        if tag in _CANDIDATE_TAGS:  # (no other selector's subject is one)
+            if "author" not in parts:
+                return None
+            candidates.append(node)  # (twice if it matches two selectors, as before)
+            continue
+        at = node.mem_id
+        if at == previous:  # the node matched two selectors: a part of two kinds
+            if posts and posts[-1][0].mem_id == at:
+                return None  # (a post inside a post)
+            continue
+        previous = at
+        attributes = node.attributes
+        key = (tag or "", attributes.get("class") or "")
+        role = _ROLES.get(key, _UNREAD)
+        if role is _UNREAD:
+            if len(_ROLES) >= _MAX_ROLES:
+                _ROLES.clear()
+            role = _ROLES[key] = _role(*key)
+        if role is None:
             return None
-        if post:
-            posts.append(node)
-        if in_footer:
+        if tag == "div" and (attributes.get("id") or "").lower().startswith("post_message_"):
+            return None  # (vBulletin 3's post body)
+        if isinstance(role, tuple):  # a part of a post
+            if not posts:
+                return None
+            for name in role:
+                if name not in parts:
+                    parts[name] = node
+        elif role == "post":
+            parts = {}
+            candidates = []
+            posts.append((node, parts, candidates))
+        elif role == "author":
+            if not posts or "author" in parts:
+                return None  # (a second author line)
+            parts["author"] = node
+        else:
             footer.append(node)
-    return posts, footer
+    return Survey(posts, footer, any("postbody" in item[1] for item in posts))
+
+
+_Role = str | tuple[str, ...] | None
+_ROLES: dict[tuple[str, str], _Role] = {}
+"""Each (tag, class attribute)'s :func:`_role`: a page repeats a few."""
+_MAX_ROLES = 1024
+_UNREAD: _Role = ("(not yet read)",)
+
+
+def _role(tag: str, value: str) -> _Role:
+    """What an element ``tag`` with the class attribute ``value`` is to :func:`survey`:
+    ``post``, a footer item (``copyright``, ``right``, ``rightside``), ``author`` (an
+    author line), the parts of :data:`_DIV_PARTS` it is (a tuple, in their order), or
+    ``None`` when its classes do not tell exactly."""
+    classes = value.split()
+    if tag == "div":
+        roles = _roles(value, classes, _DIV_ROLES)
+        if roles is None:
+            return None
+        if "post" in roles or "copyright" in roles:
+            return next(iter(roles)) if len(roles) == 1 else None
+        return tuple(name for name in _DIV_PARTS if name in roles)
+    if tag == "p":
+        roles = _roles(value, classes, _P_ROLES)
+        return next(iter(roles)) if roles is not None and len(roles) == 1 else None
+    if tag == "li":
+        return "rightside" if _roles(value, classes, _LI_ROLES) is not None else None
+    return None  # (another format's article or blockquote)
+
+
+def _roles(value: str, classes: list[str], roles: frozenset[str]) -> frozenset[str] | None:
+    """Which of ``roles`` the classes ``value`` (split: ``classes``) spell exactly;
+    ``None`` for none, or when another spelling of one would match in quirks mode."""
+    exact = roles.intersection(classes)
+    if not exact or (value != value.lower()
+                     and not roles.intersection(value.lower().split()) <= exact):
+        return None
+    return exact
 
 
 def page_zone(tree: LexborHTMLParser, items: list[LexborNode] | None = None) -> tzinfo | None:
@@ -88,18 +192,10 @@ def dialect(node: LexborNode, classes: frozenset[str]) -> Special:
     return None
 
 
-#: the parts of a post, asked in one query (each ``css_first`` of them was a query, the
-#: better part of a post's reading: docs/performance.md)
-_PARTS = "div.postbody, p.author, div.content, div.notice"
-_DIV_PARTS = ("postbody", "content", "notice")
-_HEADER_PARTS = ("a.username, a.username-coloured, span.username, span.username-coloured, "
-                 "strong, time[datetime]")
-
-
 def parse(tree: LexborHTMLParser, ctx: ParseContext,
-          candidates: list[LexborNode] | None = None) -> Parsed:
-    """The posts of a phpBB topic page (``candidates``: its ``div.post`` elements, if they
-    were already asked for)."""
+          surveyed: list[_Item] | None = None) -> Parsed:
+    """The posts of a phpBB topic page (``surveyed``: its posts with their parts, if
+    :func:`survey` found them)."""
 
     def ident(item: _Item, index: int) -> str:
         return item[0].id or f"#{index + 1}"
@@ -107,10 +203,15 @@ def parse(tree: LexborHTMLParser, ctx: ParseContext,
     def build(item: _Item, post_id: str, position: int) -> Post:
         node, parts, found = item
         header = parts.get("author")
-        author = _author(node, [n for n in found if n.tag != "time"])
+        stamp = None
+        if found:
+            tags = [n.tag for n in found]
+            if "time" in tags:
+                stamp = found[tags.index("time")]
+                found = [n for n, tag in zip(found, tags, strict=True) if tag != "time"]
+        author = _author(node, found)
         if header is None:
             raise PostError("no date line (p.author)")
-        stamp = next((n for n in found if n.tag == "time"), None)
         when = stamp.attributes.get("datetime") if stamp is not None else None
         if when:
             moment = parse_iso(when, ctx.tz)
@@ -131,19 +232,19 @@ def parse(tree: LexborHTMLParser, ctx: ParseContext,
         if round_trips(fragment):  # the content tree when asked for, the scan now
             return LazyPost(post_id, author, moment, edited=notice is not None,
                             edited_at=edited_at, file=ctx.file, position=position,
-                            source=fragment, dialect=dialect, scan=scan_dom(body, dialect))
+                            source=fragment, dialect=dialect,
+                            scan=scan_dom(body, dialect, by_class=True, html=fragment))
         return Post(
             id=post_id, author=author, time=moment, content=convert(body, dialect),
             edited=notice is not None, edited_at=edited_at, file=ctx.file, position=position,
         )
 
-    nodes = tree.css("div.post") if candidates is None else candidates
-    posts = [(n, parts, header) for n in nodes
-             if "postbody" in (found := _post_parts(n))[0] for parts, header in (found,)]
+    if surveyed is None:
+        surveyed = [(n, *_post_parts(n)) for n in tree.css("div.post")]
+    posts = [item for item in surveyed if "postbody" in item[1]]
     return read_posts(ctx, posts, ident, build)
 
 
-_Item = tuple[LexborNode, dict[str, LexborNode], list[LexborNode]]
 #: a post's parts and its header's author candidates and time, in one query
 _POST_QUERY = f"{_PARTS}, {_HEADER_PARTS}"
 

@@ -70,6 +70,43 @@ class Check(Strict):
     params: dict[str, Expression] = Field(default_factory=dict)
 
 
+class BotLearns(Strict):
+    """What a private notice tells a simulator bot: the player named in the notice's field
+    ``player`` is of the faction in its field ``faction`` (or, when the notice has no such
+    field, of the faction of that id)."""
+
+    notice: str
+    player: str
+    faction: str
+
+
+class BotHint(Strict):
+    """How the simulator's heuristic bots play an ability (docs/rules-format.md, "Hints
+    for the bots"); public, like the rest of the file. Without a hint an ability that
+    names a target is used against the most suspected player outside the bot's side; of
+    those without targets (a pass) the first is used when the bot chose nothing else."""
+
+    #: harm: the most suspected player (a village bot) or the biggest threat (an evil
+    #: one), never a known ally; protect: the most trusted (an evil bot: its allies);
+    #: investigate: a player the bot knows least about; link: players chosen by chance;
+    #: use: whenever legal (targets by chance); skip: never
+    intent: Literal["harm", "protect", "investigate", "link", "use", "skip"] = "harm"
+    #: whom the targets are taken from (default by intent: harm and investigate: others
+    #: outside the bot's known side; protect, link and use: others)
+    prefer: Literal["others", "not_own_faction", "own_faction", "self", "any"] | None = None
+    #: always; justified: only against a player suspected enough to vote against
+    when: Literal["always", "justified"] = "always"
+    #: the chance that the bot uses the ability when it may (a risky one: below 1)
+    odds: float = Field(default=1.0, ge=0.0, le=1.0)
+    #: a public vote: without a justified suspect, the chance that the bot joins the
+    #: player with the most votes so far in the ability's slot (two or more)
+    crowd: float = Field(default=0.0, ge=0.0, le=1.0)
+    #: an investigator publishes its results in the thread: when it found someone of
+    #: another side (found), after every result (always), or never
+    publish: Literal["found", "always", "never"] = "found"
+    learns: list[BotLearns] = Field(default_factory=list)
+
+
 class AbilitySpec(Strict):
     rule: str
     title: str
@@ -90,6 +127,8 @@ class AbilitySpec(Strict):
     offered: bool = True
     #: what the command does once accepted (default: it is submitted in its slot)
     does: Effects = Field(default_factory=lambda: [{"submit": True}])
+    #: how the simulator's bots play it (read by no rule)
+    bots: BotHint | None = None
 
 
 class Deadline(Strict):

@@ -243,10 +243,35 @@ class DataRuleset(RulesetBase):
                 problems.append(Problem(("victory", i, "faction"),
                                         f"unknown faction {v.faction!r}"))
         self._compile_notices()
+        self._check_bot_hints()
         self._compile_view()
         self._compile_setup()
         self._check_texts()
         self.problems += check_rule_index(file, self.source.locator.root)
+
+    def _check_bot_hints(self) -> None:
+        """An ability's ``bots: learns:`` names a notice kind the file declares (the hints
+        are read by no rule, but a misspelt kind would silently teach the bots nothing)."""
+        file = self.file
+        for aid, spec in file.abilities.items():
+            for index, learns in enumerate(spec.bots.learns if spec.bots else ()):
+                path: tuple[str | int, ...] = ("abilities", aid, "bots", "learns", index)
+                if learns.notice not in file.notices:
+                    self.problems.append(Problem((*path, "notice"),
+                                                 f"unknown notice kind {learns.notice!r}"))
+
+    @property
+    def bot_hints(self) -> dict[str, dict[str, Any]]:
+        """Per ability, how the simulator's heuristic bots play it (``bots:``; ``{}``: the
+        default play). Public facts of the rules, read by the bots through
+        :class:`~nightfall.sim.bots.base.RulesInfo`."""
+        return {aid: spec.bots.model_dump() if spec.bots is not None else {}
+                for aid, spec in self.file.abilities.items()}
+
+    @property
+    def ability_slots(self) -> dict[str, str]:
+        """Per ability, its slot (a bot that follows the crowd reads the votes in it)."""
+        return {aid: spec.slot for aid, spec in self.file.abilities.items()}
 
     def term_names(self) -> list[tuple[str, str, dict[str, str]]]:
         """The display names of the file's terms: (domain, key of the file, names)."""

@@ -81,12 +81,18 @@ class Backend(ABC):
 
 class LocalBackend(Backend):
     """``jobs`` worker processes on this machine (a fresh pool per run, forked where the
-    platform can); one job plays in this process, in order."""
+    platform can, or started by ``start_method``: ``spawn``, ``forkserver``); one job
+    plays in this process, in order. A worker inherits nothing it needs: a rule file
+    travels with its setups (:mod:`nightfall.sim.rulefiles`)."""
 
     name = "local"
 
-    def __init__(self, jobs: int = 1) -> None:
+    def __init__(self, jobs: int = 1, start_method: str | None = None) -> None:
         self.jobs = max(1, jobs)
+        if start_method is not None and (
+                start_method not in multiprocessing.get_all_start_methods()):
+            raise ValueError(f"no start method {start_method!r} here")
+        self.start_method = start_method
 
     @property
     def workers(self) -> int:
@@ -104,8 +110,8 @@ class LocalBackend(Backend):
             for item in items:
                 yield function(item)
             return
-        context = multiprocessing.get_context(
-            "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+        context = multiprocessing.get_context(self.start_method or (
+            "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"))
         with ProcessPoolExecutor(max_workers=self.jobs, mp_context=context) as pool:
             futures: list[Future[R]] = [pool.submit(function, item) for item in items]
             try:

@@ -28,12 +28,13 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from nightfall.engine import Command, Game, Rejected
+from nightfall.engine import Command, Game, Rejected, Ruleset
 from nightfall.engine.events import PlayerLeft
 from nightfall.engine.phase import DAY, NIGHT
 from nightfall.engine.text import N_
 from nightfall.rulesets import get_ruleset
 from nightfall.sim.bots import NO_VIEW, Bot, RulesInfo, make_bot
+from nightfall.sim.rulefiles import ruleset_of
 from nightfall.sim.seeds import bot_seed
 from nightfall.sim.setup import Setup
 
@@ -76,6 +77,13 @@ class GameResult:
 @cache
 def rules_info(ruleset_id: str) -> RulesInfo:
     return RulesInfo.of(get_ruleset(ruleset_id))
+
+
+@cache
+def _rules_info_of(ruleset: Ruleset) -> RulesInfo:
+    """The public facts of a rule set object (a rule file's is found by its hash, not by
+    the id inside it: :func:`nightfall.sim.rulefiles.ruleset_of`)."""
+    return RulesInfo.of(ruleset)
 
 
 @contextmanager
@@ -148,8 +156,8 @@ def _play(setup: Setup, seed: int, bots: Mapping[str, str] | str, index: int,
           max_stages: int, bot_factory: BotFactory, on_turn: TurnHook | None,
           tracing: bool, inputs: list[Command | None] | None = None
           ) -> tuple[Game, GameResult]:
-    ruleset = get_ruleset(setup.ruleset)
-    rules = rules_info(setup.ruleset)
+    ruleset = ruleset_of(setup)
+    rules = _rules_info_of(ruleset)
     kinds = {"*": bots} if isinstance(bots, str) else dict(bots)
     game = Game.new(ruleset, seed, setup.options, tracing=tracing)
     names = player_names(setup.players)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from rich.console import Console, JustifyMethod
@@ -431,8 +432,9 @@ def ablation_setups(setup: Setup) -> dict[str, Setup]:
             continue
         roles = list(setup.roles)
         roles[roles.index(role)] = plain
-        variants[role] = Setup(f"{setup.name} without {role}", setup.ruleset, tuple(roles),
-                               dict(setup.options), None)
+        # replace(): a rule file's variant keeps its file (sim/rulefiles.py)
+        variants[role] = replace(setup, name=f"{setup.name} without {role}",
+                                 roles=tuple(roles), options=dict(setup.options), preset=None)
     return variants
 
 

@@ -27,6 +27,7 @@ from nightfall.engine.errors import SetupError as EngineSetupError
 from nightfall.engine.text import N_
 from nightfall.rulesets import RULESET_IDS, get_ruleset
 from nightfall.sim.errors import SimError
+from nightfall.sim.rulefiles import RuleFileRef
 
 _KEYS = frozenset({"name", "ruleset", "preset", "roles", "players", "add", "remove", "options"})
 
@@ -44,6 +45,9 @@ class Setup:
     roles: tuple[str, ...]
     options: Mapping[str, Any] = field(default_factory=dict)
     preset: str | None = None
+    #: the rule file the setup's rule set is read from (``simulate --rules FILE``): it
+    #: travels with the setup to every worker (:mod:`nightfall.sim.rulefiles`)
+    rule_file: RuleFileRef | None = None
 
     @property
     def players(self) -> int:
@@ -53,11 +57,15 @@ class Setup:
         return dict(sorted(Counter(self.roles).items()))
 
     def describe(self) -> dict[str, Any]:
-        """The setup as JSON-ready data (for reports)."""
-        return {
+        """The setup as JSON-ready data (for reports); a rule file's variant names the
+        file's hash (the id inside a file does not say which file it was)."""
+        described = {
             "name": self.name, "ruleset": self.ruleset, "preset": self.preset,
             "players": self.players, "roles": self.role_counts(), "options": dict(self.options),
         }
+        if self.rule_file is not None:
+            described["rule_file"] = f"sha256:{self.rule_file.sha256}"
+        return described
 
 
 def preset_setup(ruleset_id: str, preset_id: str) -> Setup:
@@ -151,7 +159,11 @@ def load_setup(path: Path | str) -> Setup:
 
 
 def _ruleset(ruleset_id: str) -> Any:
-    if ruleset_id not in RULESET_IDS:
+    """The installed rule set of that id, a shipped rule file's, or the rule file this
+    process was given (``simulate --rules FILE``, registered by its id)."""
+    from nightfall.rulefile.ruleset import registered
+
+    if ruleset_id not in RULESET_IDS and registered(ruleset_id) is None:
         raise SetupError(N_("unknown rule set {ruleset} (known: {known})"),
                          ruleset=repr(ruleset_id), known=", ".join(RULESET_IDS))
     return get_ruleset(ruleset_id)

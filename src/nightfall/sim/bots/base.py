@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -32,6 +32,13 @@ class RulesInfo:
     factions: tuple[str, ...]
     role_faction: Mapping[str, str]
     special: frozenset[str]
+    #: per ability of a rule file, how bots play it (its ``bots:`` hint, ``{}``: none;
+    #: docs/rules-format.md): public like the rest of the file
+    hints: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: the ids of a rule file's abilities (a plugin's: empty)
+    abilities: frozenset[str] = frozenset()
+    #: per ability of a rule file, its slot (where the view shows public votes)
+    slots: Mapping[str, str] = field(default_factory=dict)
 
     def faction(self, role: str | None) -> str | None:
         return self.role_faction.get(role) if role is not None else None
@@ -40,11 +47,15 @@ class RulesInfo:
     def of(cls, ruleset: Any) -> RulesInfo:
         """Read the public facts off a rule-set plugin (its role table)."""
         roles = ruleset.roles
+        hints = getattr(ruleset, "bot_hints", None) or {}
         return cls(
             ruleset.id,
             tuple(ruleset.factions),
             {role_id: role.faction for role_id, role in roles.items()},
             frozenset(role_id for role_id, role in roles.items() if role.special),
+            MappingProxyType({k: MappingProxyType(dict(v)) for k, v in hints.items()}),
+            frozenset(hints),
+            MappingProxyType(dict(getattr(ruleset, "ability_slots", None) or {})),
         )
 
 

@@ -1,6 +1,6 @@
 """The heuristic bot: a :class:`~nightfall.sim.bots.mind.Mind` plus a playbook per rule
-set (``changelings``, ``island``); any other rule set gets the generic play (vote for
-the most suspected player)."""
+set (``changelings``, ``island``); any other rule set (a rule file) gets the data-driven
+play of its ``bots:`` hints (:mod:`nightfall.sim.bots.generic`)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import random
 
 from nightfall.sim.bots.base import Bot, RulesInfo
 from nightfall.sim.bots.changelings import ChangelingsBot
+from nightfall.sim.bots.generic import GenericBot
 from nightfall.sim.bots.island import IslandBot
 from nightfall.sim.bots.mind import HeuristicBase
 
@@ -16,4 +17,4 @@ PLAYBOOKS: dict[str, type[HeuristicBase]] = {"changelings": ChangelingsBot, "isl
 
 def HeuristicBot(name: str, rules: RulesInfo, rng: random.Random) -> Bot:
     """The heuristic player for ``rules.ruleset`` (a factory, used like a class)."""
-    return PLAYBOOKS.get(rules.ruleset, HeuristicBase)(name, rules, rng)
+    return PLAYBOOKS.get(rules.ruleset, GenericBot)(name, rules, rng)
