@@ -143,12 +143,9 @@ def simulate(
 
     _check_locale(locale)
     _check_backend(backend, cluster, locale)
-    from_file = rules is not None or ruleset not in ("changelings", "island")
-    if from_file and build == "compiled":
-        _fail(f"{rules or ruleset}: a rule file plays on the interpreted engine only (its "
-              "rule set cannot subclass the compiled engine's classes)", locale, "--build")
-    # a rule file never starts the command again on a compiled build (it would fail there)
-    ran = _choose_build("interpreted" if from_file else build, locale, quiet or from_file)
+    # a rule file plays on either build: its interpreter (rulefile/) is in the compiled
+    # build too (scripts/build_compiled.sh), so the same file gives the same report
+    ran = _choose_build(build, locale, quiet)
 
     console = _report_console()
     kinds = _parse_bots(bots, locale)

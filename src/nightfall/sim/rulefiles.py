@@ -52,8 +52,11 @@ def remember(rules: DataRuleset) -> None:
     from nightfall.rulefile.ruleset import register
 
     with _LOCK:
-        _COMPILED.setdefault(rules.source.sha256, rules)
-    register(rules)
+        kept = _COMPILED.setdefault(rules.source.sha256, rules)
+    # the one kept under the hash is the one known by the id: a second check of the same
+    # file in this process (a second command run in-process) must not leave the id naming
+    # another object than :func:`compiled` gives
+    register(kept)
 
 
 def compiled(ref: RuleFileRef) -> DataRuleset:
@@ -61,11 +64,15 @@ def compiled(ref: RuleFileRef) -> DataRuleset:
     id, so that a report or a bot of this process finds it by the setup's rule set id).
     The file was checked when the command began; a file whose bytes do not give its hash
     is an error, not a refusal."""
+    from nightfall.rulefile.ruleset import register, registered
+
     found = _COMPILED.get(ref.sha256)
     if found is not None:
+        if registered(found.id) is not found:  # another file of that id was checked since
+            register(found)
         return found
     from nightfall.rulefile.load import parse_source
-    from nightfall.rulefile.ruleset import compile_rules, register
+    from nightfall.rulefile.ruleset import compile_rules
 
     with _LOCK:
         found = _COMPILED.get(ref.sha256)
