@@ -233,6 +233,9 @@ class _Out:
     #: terms: a longer chain is one function, not one per operator
     and_: tuple[Compiled, ...] | None = None
     or_: tuple[Compiled, ...] | None = None
+    #: ``run`` reads a field of a variable holding an object (``s.action`` of a
+    #: submission): (the variable, the field's getter), for a comparison to read itself
+    field_of: tuple[str, Callable[[Any], Any]] | None = None
 
 
 def _uses(*outs: _Out | None) -> frozenset[str]:
@@ -609,6 +612,8 @@ class _Compiler:
                 def run(env: Env) -> Any:
                     value = env[var]
                     return None if value is None else get(value)
+
+                return _Out(run, kind, uses=out.uses, field_of=(var, get))
             else:
                 def run(env: Env) -> Any:
                     value = brun(env)
@@ -650,8 +655,14 @@ def _all_of(terms: tuple[Compiled, ...]) -> Compiled:
     if len(terms) == 3:
         a, b, c = terms
         return lambda env: a(env) and b(env) and c(env)
-
-    return lambda env: all(term(env) for term in terms)  # (longer chains are rare)
+    if len(terms) == 4:
+        a, b, c, d = terms
+        return lambda env: a(env) and b(env) and c(env) and d(env)
+    if len(terms) == 5:  # (C3.2's valid ballot)
+        a, b, c, d, e = terms
+        return lambda env: a(env) and b(env) and c(env) and d(env) and e(env)
+    first, rest = terms[0], _all_of(terms[1:])
+    return lambda env: first(env) and rest(env)
 
 
 def _any_of(terms: tuple[Compiled, ...]) -> Compiled:
@@ -662,8 +673,8 @@ def _any_of(terms: tuple[Compiled, ...]) -> Compiled:
     if len(terms) == 3:
         a, b, c = terms
         return lambda env: a(env) or b(env) or c(env)
-
-    return lambda env: any(term(env) for term in terms)
+    first, rest = terms[0], _any_of(terms[1:])
+    return lambda env: first(env) or rest(env)
 
 
 def _call_code(impl: Callable[..., Any], outs: Sequence[_Out]) -> Compiled:
@@ -704,6 +715,8 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
     if op in ("==", "!="):
         if y.value is None or x.value is None:
             side = x if y.value is None else y
+            if side.field_of is not None:  # ``s.target != none``
+                return _field_compare(op, *side.field_of, None)
             if side.var is not None:  # a variable read here, not by a function of its own
                 v = side.var
                 if op == "==":
@@ -716,6 +729,8 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
         if x.value is not _NO and y.value is _NO:
             x, y = y, x  # the constant on the right
             xr, yr = x.run, y.run
+        if y.value is not _NO and x.field_of is not None:  # ``s.action != 'pass'``
+            return _field_compare(op, *x.field_of, y.value)
         if y.value is not _NO:
             c = y.value
             if x.var is not None:
@@ -755,6 +770,19 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
         c = y.value
         return lambda env: fn(xr(env), c)
     return lambda env: fn(xr(env), yr(env))
+
+
+def _field_compare(op: str, var: str, get: Callable[[Any], Any], c: Any) -> Compiled:
+    """``VAR.FIELD == C`` / ``!=`` for an object held in a variable, in one function: a
+    variable holding ``none`` has every field ``none`` (``none == C`` is false unless C
+    is ``none``)."""
+    if c is None:
+        if op == "==":
+            return lambda env: (o := env[var]) is None or get(o) is None
+        return lambda env: (o := env[var]) is not None and get(o) is not None
+    if op == "==":
+        return lambda env: (o := env[var]) is not None and get(o) == c
+    return lambda env: (o := env[var]) is None or get(o) != c
 
 
 def _comprehension(var: str, over: Compiled, cond: Compiled | None,
