@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Optional: a compiled build of the engine core and the rule sets (mypyc), for long
 # simulations. Copies src/nightfall to build/compiled/nightfall (or the directory given)
-# and compiles engine/, rulesets/, the simulator's game loop (sim/play.py) and its bots
-# (sim/bots but base.py) there in place; nothing in src/ changes, and
+# and compiles engine/, rulesets/, the rule-file interpreter (rulefile/ but its loader,
+# models and checker), the simulator's game loop (sim/play.py) and its bots (sim/bots
+# but base.py) there in place; nothing in src/ changes, and
 # neither ./test nor ./run use it. Use it by putting the directory first on the path:
 #
 #   scripts/build_compiled.sh
@@ -32,8 +33,13 @@ untyped_calls_exclude = distributed
 ignore_missing_imports = True
 EOF
 # and what a simulated game runs besides: the game master's loop and the bots (base.py
-# stays interpreted, so that a test's own bot can subclass Bot)
+# stays interpreted, so that a test's own bot can subclass Bot), and the rule-file
+# interpreter that plays a game of a data rule set (its rule set class subclasses the
+# engine's, so it must be compiled with it; the loader, the pydantic models and the
+# checker's own modules stay interpreted: they run once per file, not per move)
+rulefile_modules=(builtins effects expr hooks kept ruleset view)
 modules=$( (find nightfall/engine nightfall/rulesets -name '*.py' ! -name '__init__.py'
+            for m in "${rulefile_modules[@]}"; do echo "nightfall/rulefile/$m.py"; done
             echo nightfall/sim/play.py
             find nightfall/sim/bots -name '*.py' ! -name '__init__.py' ! -name base.py) | sort)
 # shellcheck disable=SC2086  # one argument per module

@@ -39,7 +39,7 @@ SETTINGS = settings(max_examples=300, deadline=None,
 
 def _same_scan(body_html: str) -> None:
     """``scan_dom`` of the post body equals ``scan(convert(...))`` of it, with phpBB's
-    dialect and with none."""
+    dialect and with none, its answers asked of each element or kept by class."""
     tree = LexborHTMLParser(f"<html><body>{body_html}</body></html>")
     body = tree.css_first("div.content")
     assert body is not None
@@ -47,6 +47,10 @@ def _same_scan(body_html: str) -> None:
         eager = scan(convert(body, dialect) if dialect else convert(body))
         direct = scan_dom(body, dialect or (lambda node, classes: None))
         assert direct == eager, body_html
+        # (phpBB's dialect reads classes only: its answers are kept by class attribute)
+        assert scan_dom(body, dialect or (lambda node, classes: None), by_class=True) == eager
+        # (a body of text alone is read in one call)
+        assert scan_dom(body, dialect or (lambda node, classes: None), html=body.html) == eager
 
 
 def _same_post(post: Post, eager_content: object | None = None) -> None:
@@ -323,3 +327,30 @@ def test_the_bbcode_detection_reads_the_first_line_as_splitting_did(text: str) -
     from nightfall.forum.exports import detect_bbcode
 
     assert detect_bbcode(text) == _detect_bbcode_by_lines(text)
+
+
+def test_markup_deeper_than_the_tree_reads_scans_the_same() -> None:
+    """Below ``html_tree.MAX_DEPTH`` an element is read as its text (an empty one too):
+    red runs that start, go on or end there, around markup that ends no run."""
+    red = '<span style="color: red">'
+    for inner in ("", "Bob", " ", "<i></i>", "Bo<b>b</b>"):
+        for after in ("", "<b>Bob</b>", f"{red}Dan</span>", " x", "<br>Bob"):
+            for depth in (62, 63, 64, 65, 70):
+                _same_scan(f'<div class="content">{red * depth}{inner}{"</span>" * depth}'
+                           f"{after}</div>")
+                _same_scan(f'<div class="content">{red}Ann</span>{"<b>" * depth}{inner}'
+                           f'{"</b>" * depth}{after}</div>')
+
+
+def test_a_body_of_text_alone_scans_the_same() -> None:
+    """Read in one call when nothing but text is inside the body's tags; an attribute
+    with ``<`` or ``>`` in it neither hides markup nor makes text markup."""
+    for body in ('<div class="content">Bob &lt;3 &amp; vote: Ann</div>',
+                 '<div class="content">  \n </div>', '<div class="content"></div>',
+                 '<div class="content" title="a>b">vote: Bob</div>',
+                 '<div class="content" title="a<b">vote: Bob</div>',
+                 '<div class="content" title="x>y<z">vote: <b>Bob</b></div>',
+                 '<div class="content" title="x>y"><span style="color:red">Bob</span></div>',
+                 '<div class="content">Bob<!-- Ann --></div>',
+                 '<div class="content">&nbsp;Bob&#13;</div>'):
+        _same_scan(body)

@@ -210,6 +210,20 @@ def test_a_small_page_is_checked_on_the_tree_with_the_same_plain_limit() -> None
                 assert "small.html nests its markup more than 400" in str(page.issues[0])
 
 
+def test_the_tree_check_asks_the_full_depth_only_below_its_probe() -> None:
+    """A page with nothing 100 levels below ``<html>`` is shallow at once; one with
+    something there is asked the full depth (``limits._DEEP``, then ``_TOO_DEEP``)."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    for depth in (97, 98, 99, 100, 150, limits.MAX_NESTING):
+        text = _page_of(nested("<div>", "</div>", depth))
+        probed = LexborHTMLParser(text).css_first(limits._DEEP) is not None
+        assert probed is (depth >= 99), depth  # (<body> is level 1, <html> 0)
+        assert read_page(text, "small.html", BERLIN).refused is None, depth
+    assert read_page(_page_of(nested("<div>", "</div>", limits.MAX_NESTING + 1)),
+                     "small.html", BERLIN).refused is not None
+
+
 def test_the_tree_decides_what_the_parser_does_not_nest() -> None:
     """``<a>`` in ``<a>`` is not nested by an HTML parser: 450 of them are 'deep' to the
     scan but flat on the tree, so a small page of them is read (a large one is still

@@ -33,6 +33,12 @@ player, of two), and a whole group of commands passes or fails with that one ver
 instead of one call per command (an Island day lists every pair of players for an actor
 with two votes). The command path asks it with the command's number of targets.
 
+An actor check that most actors pass for every ability at once (he is still in the
+game) is declared :class:`ForActor`: prepared once per actor for his whole list, it
+returns ``None`` when it refuses him no ability, else the check of one ability. The
+listing asks it once per list instead of once per ability; the command path calls it in
+its place like any actor check.
+
 An actor check that reads nothing but the phase (kind, number, stage), like "by night
 only", is declared :class:`OnPhase`. The command path runs it in its place like any
 other; the listing runs it once per role and phase and remembers which abilities it
@@ -121,6 +127,25 @@ class OnPhase:
     check: ActorCheck
 
 
+#: an actor check prepared for one actor, asked of each ability (see :class:`ForActor`)
+PreparedActorCheck = Callable[["Ability"], Text | None]
+
+
+@dataclass(frozen=True, slots=True)
+class ForActor:
+    """An actor check prepared once per actor for all his abilities:
+    ``prepare(state, actor)`` returns ``None`` when it refuses him no ability now (most
+    actors: "still in the game"), else the check of one ability. Itself an actor check
+    (called with ``(state, ability, actor)``), so the command path and the declared
+    order treat it like any other; the listing prepares it once per list."""
+
+    prepare: Callable[[GameState, str], PreparedActorCheck | None]
+
+    def __call__(self, state: GameState, ability: Ability, actor: str) -> Text | None:
+        prepared = self.prepare(state, actor)
+        return None if prepared is None else prepared(ability)
+
+
 Check = Union[ActorCheck, OnTarget, OnCommand, ForTargets, ForCommands, ForCount,  # noqa: UP007
               OnPhase]
 ActorStep = Union[ActorCheck, OnPhase]  # noqa: UP007
@@ -183,6 +208,8 @@ class Ability:
     actor_chain: tuple[ActorCheck, ...] = field(init=False, repr=False, compare=False)
     #: every :class:`OnPhase` check of :attr:`actor_checks` and :attr:`checks`
     phase_checks: tuple[ActorCheck, ...] = field(init=False, repr=False, compare=False)
+    #: every :class:`ForActor` check of :attr:`actor_checks` and :attr:`checks`
+    actor_preparers: tuple[ForActor, ...] = field(init=False, repr=False, compare=False)
     #: its legal commands are one per valid target and need no command check (most
     #: targeted abilities): the listing takes them straight from :func:`listed`'s table
     singles: bool = field(init=False, repr=False, compare=False)
@@ -224,6 +251,8 @@ class Ability:
         object.__setattr__(self, "actor_chain", tuple(
             c.check if isinstance(c, OnPhase) else c for c in self.actor_checks))
         object.__setattr__(self, "phase_checks", tuple(phase_checks))
+        object.__setattr__(self, "actor_preparers", tuple(
+            c for c in (*self.actor_checks, *self.checks) if isinstance(c, ForActor)))
         object.__setattr__(self, "singles", (
             self.targets in (1, ANY) and self.candidates is None and self.choices is None
             and self.listed_text is None and not command_checks and not command_preparers
@@ -498,6 +527,18 @@ def counted_candidates(ability: Ability, actor: str, targets: Sequence[str],
     return found
 
 
+def _prepared(preparers: Sequence[Any], state: GameState, ability: Ability, actor: str
+              ) -> list[Any]:
+    """The prepared checks of ``preparers`` for ``actor`` that refuse something (those
+    that return ``None`` refuse nothing)."""
+    found = []
+    for preparer in preparers:
+        check = preparer.prepare(state, ability, actor)
+        if check is not None:
+            found.append(check)
+    return found
+
+
 #: the key (with the book) of the commands listed on a state, in ``state.memo``
 _LISTED = "listed"
 #: a pseudo-part for :class:`AbilityBook`'s ``reads``: the check reads who acts (an
@@ -536,8 +577,16 @@ class AbilityBook:
                 parts |= declared.get(check, READS_ALL)
             self._pool_parts[ability.action] = (
                 None if ACTOR in parts else tuple(sorted(parts)))
-        #: the ``state.memo`` key of each ability's target pool (built once)
-        self._pool_keys = {action: ("pool", self, action) for action in self.abilities}
+        #: the ``state.memo`` key of each ability's target pool (built once): one key for
+        #: every ability without :class:`OnTarget` checks, whose pool is the players of the
+        #: pool still in the game whatever the ability (most of a stage's abilities are
+        #: held by one player each, so a pool per ability was worked out once per list)
+        pool_keys = {
+            action: ("pool", self) if not ability.target_checks else ("pool", self, action)
+            for action, ability in self.abilities.items()}
+        #: per ability: (the parts its pool reads or ``None``, its pool's memo key)
+        self._pools: dict[str, tuple[tuple[int, ...] | None, tuple[object, ...]]] = {
+            action: (self._pool_parts[action], pool_keys[action]) for action in self.abilities}
         #: actor checks declared not to read the actor: their verdict holds for every
         #: player of a role while the parts they read are unchanged
         self._shared: dict[object, tuple[int, ...]] = {
@@ -545,8 +594,18 @@ class AbilityBook:
             if ACTOR not in parts and any(
                 check in a.actor_chain or check in a.late_actor_checks
                 for a in self.abilities.values())}
-        #: per role: (ability, its actor checks but the role check), in listing order
+        #: the parts any shared actor check reads, and the phase: the verdicts of the
+        #: shared checks per ability are kept in ``state.memo`` under ``_verdicts_key``
+        #: while these are unchanged (see :meth:`_of_role_now`)
+        self._shared_parts = tuple(sorted(
+            {PHASE, *(part for parts in self._shared.values() for part in parts)}))
+        self._verdicts_key = ("verdicts", self)
+        #: per role: (ability, its actor checks but the role check, the phase checks and
+        #: the :class:`ForActor` checks), in listing order
         self._by_role: dict[str | None, list[tuple[Ability, tuple[ActorCheck, ...]]]] = {}
+        #: per role: the :class:`ForActor` checks of its abilities (each once), which the
+        #: listing prepares once per list
+        self._role_preparers: dict[str | None, tuple[ForActor, ...]] = {}
         #: per (role, phase): the same, only the abilities the phase checks leave, and
         #: the parts of the state the shared actor checks among them read
         self._in_phase: dict[tuple[str | None, str, int, int],
@@ -584,12 +643,15 @@ class AbilityBook:
         if found is None:
             found = [
                 (a, tuple(c for c in (*a.actor_chain, *a.late_actor_checks)
-                          if c is not has_role and c not in a.phase_checks))
+                          if c is not has_role and c not in a.phase_checks
+                          and c not in a.actor_preparers))
                 for a in self.abilities.values()
                 if a.offered and (a.roles is None or role in a.roles
                                   or has_role not in a.actor_chain)
             ]
             self._by_role[role] = found
+            self._role_preparers[role] = tuple(dict.fromkeys(
+                p for a, _ in found for p in a.actor_preparers))
         return found
 
     def _of_role_now(self, state: GameState, role: str | None, player: str
@@ -626,14 +688,29 @@ class AbilityBook:
         if kept is not None and kept[0] == mark:
             now: list[tuple[Ability, tuple[ActorCheck, ...]]] = kept[1]
             return now
+        # whether an ability passes its shared checks is the same for every role (they
+        # read neither the actor nor his role): worked out once per ability while the
+        # parts any shared check reads are unchanged, for all the roles of a stage (they
+        # mostly differ: one list each)
+        memo = state.memo
+        book_mark = tuple(map(state.stamp.__getitem__, self._shared_parts))
+        kept_verdicts = memo.get(self._verdicts_key)
+        if kept_verdicts is not None and kept_verdicts[0] == book_mark:
+            passes: dict[str, bool] = kept_verdicts[1]
+        else:
+            passes = {}
+            memo[self._verdicts_key] = (book_mark, passes)
         now = []
         for ability, shared_checks, rest in split:
-            for check in shared_checks:
-                if check(state, ability, player) is not None:
-                    break
-            else:
-                now.append((ability, rest))
-        state.memo[memo_key] = (mark, now)
+            if shared_checks:
+                verdict = passes.get(ability.action)
+                if verdict is None:
+                    verdict = passes[ability.action] = all(
+                        check(state, ability, player) is None for check in shared_checks)
+                if not verdict:
+                    continue
+            now.append((ability, rest))
+        memo[memo_key] = (mark, now)
         return now
 
     def target_pool(self, state: GameState, ability: Ability, pool: Sequence[str]
@@ -643,12 +720,12 @@ class AbilityBook:
         in ``state.memo`` while the parts of the state those checks read are unchanged
         (and the pool is the same). ``None`` if a target check may read the actor. The
         list is shared: read it, never change it."""
-        parts = self._pool_parts[ability.action]
+        parts, key = self._pools[ability.action]
         if parts is None:
             return None
-        mark = tuple(map(state.stamp.__getitem__, parts))
+        stamp = state.stamp
+        mark = stamp[parts[0]] if len(parts) == 1 else tuple(map(stamp.__getitem__, parts))
         memo = state.memo
-        key = self._pool_keys[ability.action]
         entry = memo.get(key)
         if entry is not None and entry[0] == mark and entry[1] == pool:
             shared: list[str] = entry[2]
@@ -670,13 +747,24 @@ class AbilityBook:
 
     def targets_for(self, state: GameState, ability: Ability, actor: str, pool: Sequence[str]
                     ) -> Sequence[str]:
-        """What :func:`valid_targets` returns, from the shared :meth:`target_pool`."""
-        shared = self.target_pool(state, ability, pool)
-        if shared is None:
+        """What :func:`valid_targets` returns, from the shared :meth:`target_pool` (its
+        memo read here first: one call less per targeted ability of every list)."""
+        parts, key = self._pools[ability.action]
+        if parts is None:
             return valid_targets(state, ability, actor, pool)
-        prepared = [check for check in [p.prepare(state, ability, actor)
-                                        for p in ability.target_preparers] if check is not None
-                    ] if ability.target_preparers else ()
+        stamp = state.stamp
+        entry = state.memo.get(key)
+        if entry is not None and entry[0] == (
+                stamp[parts[0]] if len(parts) == 1 else tuple(map(stamp.__getitem__, parts))
+        ) and entry[1] == pool:
+            shared: list[str] = entry[2]
+        else:
+            shared = self.target_pool(state, ability, pool)  # type: ignore[assignment]
+        prepared: list[PreparedTargetCheck] = []
+        for preparer in ability.target_preparers:  # a loop: a comprehension is a call
+            prepared_target = preparer.prepare(state, ability, actor)
+            if prepared_target is not None:
+                prepared.append(prepared_target)
         if not prepared:
             if ability.self_target or actor not in shared:
                 return shared
@@ -702,7 +790,25 @@ class AbilityBook:
         if me is None:
             return []
         found: list[Command] = []
-        for ability, actor_checks in self._of_role_now(state, me.role, player):
+        abilities = self._of_role_now(state, me.role, player)
+        preparers = self._role_preparers[me.role]
+        if preparers:  # the ForActor checks once for the whole list
+            refusing = {}
+            for preparer in preparers:
+                prepared_actor = preparer.prepare(state, player)
+                if prepared_actor is not None:
+                    refusing[preparer] = prepared_actor
+            if refusing:  # (rare: a departed player) ask each ability that declares one
+                kept = []
+                for entry in abilities:
+                    for preparer in entry[0].actor_preparers:
+                        refused = refusing.get(preparer)
+                        if refused is not None and refused(entry[0]) is not None:
+                            break
+                    else:
+                        kept.append(entry)
+                abilities = kept
+        for ability, actor_checks in abilities:
             for actor_check in actor_checks:
                 if actor_check(state, ability, player) is not None:
                     break
@@ -722,9 +828,8 @@ class AbilityBook:
                     continue
                 targets = (self.targets_for(state, ability, player, pool)
                            if ability.targets != 0 else ())
-                counts = [check for check in [p.prepare(state, ability, player)
-                                              for p in ability.count_preparers]
-                          if check is not None] if ability.count_preparers else ()
+                counts = (_prepared(ability.count_preparers, state, ability, player)
+                          if ability.count_preparers else ())
                 candidates: Iterable[Command]
                 checks = ability.command_checks
                 if ability.candidates is None:
@@ -737,9 +842,8 @@ class AbilityBook:
                         checks = ability.listed_command_checks
                 else:
                     candidates = ability.candidates(state, ability, player, targets)
-                prepared = [check for check in [p.prepare(state, ability, player)
-                                                for p in ability.command_preparers]
-                            if check is not None] if ability.command_preparers else ()
+                prepared = (_prepared(ability.command_preparers, state, ability, player)
+                            if ability.command_preparers else ())
                 if not checks and not prepared and not counts:
                     found.extend(candidates)
                     continue

@@ -15,11 +15,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from nightfall.engine import events as ev
-from nightfall.engine.commands import Command
+from nightfall.engine.commands import GM_ACTIONS, Command
 from nightfall.engine.errors import Rejected, SetupError
 from nightfall.engine.guests import ADMIT, admit, observer_acts, observer_view
 from nightfall.engine.names import name_keys, name_problem
-from nightfall.engine.phase import ENDED, SETUP, SIGNUP, Phase
+from nightfall.engine.phase import DAY, ENDED, NIGHT, SETUP, SIGNUP, Phase
 from nightfall.engine.rng import draw_index
 from nightfall.engine.ruleset import Ruleset, Step
 from nightfall.engine.state import FOLDS, GameState, apply
@@ -36,8 +36,11 @@ class Context:
     """What a rule set may do while handling a command or resolving a stage.
 
     Every ``emit`` is applied to the state at once, so a step sees the effects of the
-    steps before it. Trace lines go to the step that is running.
+    steps before it. Trace lines go to the step that is running. Slotted: one is built
+    per command and per resolution.
     """
+
+    __slots__ = ("_trace", "at", "emit", "game", "ruleset", "scratch", "state")
 
     def __init__(self, game: Game, at: datetime | None) -> None:
         self.game = game
@@ -63,6 +66,12 @@ class Context:
 
     def announce(self, msgid: str, **params: Any) -> None:
         self.emit(ev.Announced(self.state.phase_label, Text(msgid, params)))
+
+    @property
+    def tracing(self) -> bool:
+        """Whether trace lines are kept now (a step runs in a game that traces): outside
+        of that :meth:`trace` drops them, so a rule set may skip working them out."""
+        return self._trace is not None
 
     def trace(self, msgid: str, **params: Any) -> None:
         """Explain what the running step applied and why."""
@@ -203,11 +212,12 @@ class Game:
     def _record(self, event: ev.Event) -> None:
         """Fold one event into the state and append it to the log: the hot path of every
         game, so it does nothing else (an undo is the rare exception)."""
-        if type(event) is ev.RolledBack:
-            self._undo_to(event)
+        kind = type(event)
+        if kind is ev.RolledBack:
+            self._undo_to(event)  # type: ignore[arg-type]
             return
         state = self.state
-        applier, parts = FOLDS[type(event)]
+        applier, parts = FOLDS[kind]
         applier(state, event)
         stamp = state.stamp
         for part in parts:
@@ -344,29 +354,32 @@ class Game:
     # -- play -------------------------------------------------------------------------
     def execute(self, command: Command) -> list[ev.Event]:
         """Apply one command; returns its events, or raises Rejected (nothing changed)."""
-        gm_act = command.is_gm or command.action in self.ruleset.gm_actions
+        action = command.action  # (``is_gm``, ``ended``, ``is_play`` inlined: every command)
+        gm_act = action in GM_ACTIONS or action in self.ruleset.gm_actions
         if gm_act and command.by is not None:
             # a GM act comes without ``by``: a player's form naming one (advance, modkill,
             # say) must not close a stage or speak as the game master
             raise Rejected(N_("Only the game master can do that."))
-        if command.action in TALK_ACTIONS or command.action == ADMIT:
+        if action in TALK_ACTIONS or action == ADMIT:
             # the GM may always speak and let observers in, after the end too
             return self._transaction(command.at, lambda ctx: self._gm(ctx, command))
-        if self.state.ended:
+        state = self.state
+        kind = state.phase.kind
+        if kind == ENDED:
             raise Rejected(N_("The game is over."))
-        if not self.state.phase.is_play():
+        if kind != DAY and kind != NIGHT:
             raise Rejected(N_("The game has not started yet."))
-        if command.action == "advance":
+        if action == "advance":
             return self.advance(command.at)
         if gm_act:
             # the GM may act after a deadline (extend it, skip the stage) before it closes
             return self._transaction(command.at, lambda ctx: self._gm(ctx, command))
-        deadline = self.state.deadline
+        deadline = state.deadline
         if command.at is not None and deadline is not None and command.at >= deadline:
             raise Rejected(N_("Too late: the deadline passed at {deadline}."), deadline=deadline)
-        if command.by in self.state.observers:  # a guest of the thread, no player
+        if state.observers and command.by in state.observers:  # a guest, no player
             return self._transaction(command.at, lambda ctx: observer_acts(ctx, command))
-        if command.by not in self.state.players:
+        if command.by not in state.players:
             raise Rejected(N_("There is no player called {name}."), name=command.by)
         # a player's command: :meth:`_transaction` with :meth:`_player` inlined (the path
         # of every command a simulated game plays)
@@ -541,9 +554,11 @@ class Game:
         self._maybe_close_early(ctx)
 
     def _maybe_close_early(self, ctx: Context) -> None:
-        if not self.state.options.get("early_close") or not self.state.phase.is_play():
+        state = self.state
+        if not state.options.get("early_close"):
             return
-        if self.ruleset.all_inputs_in(self.state):
+        kind = state.phase.kind  # ``is_play`` inlined: asked after every command
+        if kind in (DAY, NIGHT) and self.ruleset.all_inputs_in(state):
             self._close_stage(ctx)
 
     # -- views ------------------------------------------------------------------------

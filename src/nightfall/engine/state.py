@@ -484,7 +484,8 @@ def derived(state: GameState, key: Any, parts: Sequence[int],
     what the stage awaits); this answers each once. The memo entry is replaced whole, so
     threads sharing a loaded game never see half of one."""
     stamp = state.stamp
-    mark = (stamp[parts[0]],) if len(parts) == 1 else tuple(map(stamp.__getitem__, parts))
+    # one part (most questions): its counter itself is the mark, no tuple built
+    mark: Any = stamp[parts[0]] if len(parts) == 1 else tuple(map(stamp.__getitem__, parts))
     entry = state.memo.get(key)
     if entry is not None and entry[0] == mark:
         return entry[1]

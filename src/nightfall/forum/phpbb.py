@@ -100,44 +100,62 @@ def survey(found: list[LexborNode]) -> Survey | None:
                 return None  # (a post inside a post)
             continue
         previous = at
-        value = node.attributes.get("class") or ""
-        classes = value.split()
-        if tag == "div":
-            if (node.id or "").lower().startswith("post_message_"):
-                return None  # (vBulletin 3's post body)
-            roles = _roles(value, classes, _DIV_ROLES)
-            if roles is None:
-                return None
-            if "post" in roles or "copyright" in roles:
-                if len(roles) > 1:
-                    return None
-                if "post" in roles:
-                    parts = {}
-                    candidates = []
-                    posts.append((node, parts, candidates))
-                else:
-                    footer.append(node)
-                continue
+        attributes = node.attributes
+        key = (tag or "", attributes.get("class") or "")
+        role = _ROLES.get(key, _UNREAD)
+        if role is _UNREAD:
+            if len(_ROLES) >= _MAX_ROLES:
+                _ROLES.clear()
+            role = _ROLES[key] = _role(*key)
+        if role is None:
+            return None
+        if tag == "div" and (attributes.get("id") or "").lower().startswith("post_message_"):
+            return None  # (vBulletin 3's post body)
+        if isinstance(role, tuple):  # a part of a post
             if not posts:
                 return None
-            for name in _DIV_PARTS:
-                if name in roles and name not in parts:
+            for name in role:
+                if name not in parts:
                     parts[name] = node
-        elif tag == "p":
-            roles = _roles(value, classes, _P_ROLES)
-            if roles is None or len(roles) > 1:
-                return None
-            if "right" in roles:
-                footer.append(node)
-            elif not posts or "author" in parts:
+        elif role == "post":
+            parts = {}
+            candidates = []
+            posts.append((node, parts, candidates))
+        elif role == "author":
+            if not posts or "author" in parts:
                 return None  # (a second author line)
-            else:
-                parts["author"] = node
-        elif tag == "li" and _roles(value, classes, _LI_ROLES) is not None:
-            footer.append(node)
+            parts["author"] = node
         else:
-            return None  # (another format's article or blockquote)
+            footer.append(node)
     return Survey(posts, footer, any("postbody" in item[1] for item in posts))
+
+
+_Role = str | tuple[str, ...] | None
+_ROLES: dict[tuple[str, str], _Role] = {}
+"""Each (tag, class attribute)'s :func:`_role`: a page repeats a few."""
+_MAX_ROLES = 1024
+_UNREAD: _Role = ("(not yet read)",)
+
+
+def _role(tag: str, value: str) -> _Role:
+    """What an element ``tag`` with the class attribute ``value`` is to :func:`survey`:
+    ``post``, a footer item (``copyright``, ``right``, ``rightside``), ``author`` (an
+    author line), the parts of :data:`_DIV_PARTS` it is (a tuple, in their order), or
+    ``None`` when its classes do not tell exactly."""
+    classes = value.split()
+    if tag == "div":
+        roles = _roles(value, classes, _DIV_ROLES)
+        if roles is None:
+            return None
+        if "post" in roles or "copyright" in roles:
+            return next(iter(roles)) if len(roles) == 1 else None
+        return tuple(name for name in _DIV_PARTS if name in roles)
+    if tag == "p":
+        roles = _roles(value, classes, _P_ROLES)
+        return next(iter(roles)) if roles is not None and len(roles) == 1 else None
+    if tag == "li":
+        return "rightside" if _roles(value, classes, _LI_ROLES) is not None else None
+    return None  # (another format's article or blockquote)
 
 
 def _roles(value: str, classes: list[str], roles: frozenset[str]) -> frozenset[str] | None:
@@ -185,10 +203,15 @@ def parse(tree: LexborHTMLParser, ctx: ParseContext,
     def build(item: _Item, post_id: str, position: int) -> Post:
         node, parts, found = item
         header = parts.get("author")
-        author = _author(node, [n for n in found if n.tag != "time"])
+        stamp = None
+        if found:
+            tags = [n.tag for n in found]
+            if "time" in tags:
+                stamp = found[tags.index("time")]
+                found = [n for n, tag in zip(found, tags, strict=True) if tag != "time"]
+        author = _author(node, found)
         if header is None:
             raise PostError("no date line (p.author)")
-        stamp = next((n for n in found if n.tag == "time"), None)
         when = stamp.attributes.get("datetime") if stamp is not None else None
         if when:
             moment = parse_iso(when, ctx.tz)
@@ -209,7 +232,8 @@ def parse(tree: LexborHTMLParser, ctx: ParseContext,
         if round_trips(fragment):  # the content tree when asked for, the scan now
             return LazyPost(post_id, author, moment, edited=notice is not None,
                             edited_at=edited_at, file=ctx.file, position=position,
-                            source=fragment, dialect=dialect, scan=scan_dom(body, dialect))
+                            source=fragment, dialect=dialect,
+                            scan=scan_dom(body, dialect, by_class=True, html=fragment))
         return Post(
             id=post_id, author=author, time=moment, content=convert(body, dialect),
             edited=notice is not None, edited_at=edited_at, file=ctx.file, position=position,

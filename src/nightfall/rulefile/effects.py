@@ -30,16 +30,23 @@ reads and writes, which procedures it calls and which texts it uses.
 
 from __future__ import annotations
 
-import contextlib
 import string
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from nightfall.engine.events import Posted, StatusChanged, SubmissionWithdrawn, VotesCounted
+from nightfall.engine.events import (
+    Announced,
+    Posted,
+    StatusChanged,
+    SubmissionWithdrawn,
+    VotesCounted,
+)
 from nightfall.engine.events import RoleAssigned as RoleAssignedEvent
+from nightfall.engine.state import FLAGS
 from nightfall.engine.text import Term, Text
 from nightfall.rulefile.expr import NAME_KINDS, Env, Expr, ExprError, Scope, compile_expr, fits
+from nightfall.rulefile.kept import written
 
 Path = tuple[str | int, ...]
 Run = Callable[[Env], None]
@@ -92,6 +99,21 @@ def as_param(value: Any, kind: str) -> Any:
     if isinstance(value, list):
         return tuple(value)
     return value
+
+
+def param_converter(kind: str) -> Callable[[Any], Any]:
+    """:func:`as_param` for values of type ``kind``, chosen once at load (a text's
+    parameters are converted every time it is built)."""
+    if kind.startswith("list["):
+        item = param_converter(kind[5:-1])
+        return lambda value: tuple([item(v) for v in value or ()])
+    if kind in TERM_KINDS:
+        return lambda value: None if value is None else Term(kind, str(value))
+    return _plain
+
+
+def _plain(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
 
 
 def placeholders(msgid: str) -> set[str]:
@@ -148,7 +170,7 @@ class EffectCompiler:
             found = self.expr(source, scope, (*path, "params", name), usage)
             if found is not None:
                 compiled.append((name, found))
-        converters = [(name, e.run, e.type) for name, e in compiled]
+        converters = tuple((name, e.run, param_converter(e.type)) for name, e in compiled)
         if not converters:
             # a text without parameters is built once (refusals that every legal list
             # meets: "not the leader", "nothing awaited from you"); a Text is never changed
@@ -156,7 +178,7 @@ class EffectCompiler:
             return lambda env: made
 
         def build(env: Env) -> Text:
-            return Text(msgid, {name: as_param(run(env), kind) for name, run, kind in converters})
+            return Text(msgid, {name: convert(run(env)) for name, run, convert in converters})
 
         return build
 
@@ -229,6 +251,8 @@ class EffectCompiler:
                 self, "_" + keyword)
             runs.append(method(item, scope, here, usage))
         sequence = tuple(runs)
+        if not sequence:
+            return _nothing
         if len(sequence) == 1:
             return sequence[0]
 
@@ -246,6 +270,12 @@ class EffectCompiler:
         if cond is None:
             return _nothing
         test = cond.run
+        if other is _nothing:  # no ``else``: nothing to call when the test fails
+            def run_then(env: Env) -> None:
+                if test(env):
+                    then(env)
+
+            return run_then
 
         def run(env: Env) -> None:
             if test(env):
@@ -308,11 +338,16 @@ class EffectCompiler:
         frozen = tuple(bound)
 
         def run(env: Env) -> None:
-            inner = {key: value for key, value in env.items() if key.startswith("$")}
+            # the procedure sees the game and its own parameters, nothing of the caller's
+            # names (the caller's environment is not copied: only what the interpreter
+            # keeps under ``$`` names goes with it)
+            inner = {key: env[key] for key in _GAME_KEYS if key in env}
             for param, value in frozen:
                 inner[param] = value(env)
-            with contextlib.suppress(Stop):
+            try:  # noqa: SIM105 - no context manager per call: a hot path
                 runs[name](inner)
+            except Stop:
+                pass
 
         return run
 
@@ -430,10 +465,20 @@ class EffectCompiler:
             return _nothing
         v = value.run
         w = who.run if who is not None else None
+        base = self.scope.keys.get(fact)
 
         def run(env: Env) -> None:
-            key = env["$facts"].key(fact, w(env) if w is not None else None)
-            env["$ctx"].flag(key, v(env))
+            # the flag's key known at load when it can be; the write is recorded as a
+            # change of this fact (the kept answers that read it, ``kept.py``)
+            if base is None:
+                key = env["$facts"].key(fact, w(env) if w is not None else None)
+            else:
+                key = base if w is None else base + (w(env) or "")
+            ctx = env["$ctx"]
+            state = ctx.state
+            before = state.stamp[FLAGS]
+            ctx.flag(key, v(env))
+            written(state, fact, before)
 
         return run
 
@@ -460,8 +505,8 @@ class EffectCompiler:
             return _nothing
 
         def run(env: Env) -> None:
-            made = text(env)
-            env["$ctx"].announce(made.msgid, **made.params)
+            # the event ``Context.announce`` emits, with the text as built
+            env["$ctx"].emit(Announced(env["$state"].phase_label, text(env)))
 
         return run
 
@@ -471,8 +516,10 @@ class EffectCompiler:
             return _nothing
 
         def run(env: Env) -> None:
-            made = text(env)
-            env["$ctx"].trace(made.msgid, **made.params)
+            ctx = env["$ctx"]
+            if ctx.tracing:  # a line nobody keeps is not worked out (a simulation's game)
+                made = text(env)
+                ctx.trace(made.msgid, **made.params)
 
         return run
 
@@ -527,11 +574,24 @@ class EffectCompiler:
         return run, name, kind
 
 
+#: the names under which the interpreter keeps the game in an environment (a procedure
+#: call passes them on): the state, the rule set, its facts, the context, the ability
+_GAME_KEYS = ("$state", "$rules", "$facts", "$ctx", "$ability")
+
+
 def _nothing(env: Env) -> None:
     return None
 
 
 def _let(bound: tuple[tuple[str, Callable[[Env], Any]], ...]) -> Run:
+    if len(bound) == 1:
+        ((one, its),) = bound
+
+        def run_one(env: Env) -> None:
+            env[one] = its(env)
+
+        return run_one
+
     def run(env: Env) -> None:
         for name, value in bound:
             env[name] = value(env)

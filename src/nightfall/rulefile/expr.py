@@ -98,8 +98,12 @@ def item_of(kind: str) -> str:
     return "any"
 
 
+#: the types whose values are strings
+_STR_KINDS = frozenset({"str", "player", *NAME_KINDS})
+
+
 def is_str(kind: str) -> bool:
-    return kind in ("str", "player", *NAME_KINDS)
+    return kind in _STR_KINDS
 
 
 def fits(have: str, want: str) -> bool:
@@ -222,6 +226,16 @@ class _Out:
     items: tuple[Any, ...] | None = None
     #: ``VAR == OTHER`` (see :attr:`Expr.equals`)
     equals: tuple[str, Compiled] | None = None
+    #: ``run`` calls a function with one variable: (its implementation, the variable),
+    #: so that a comparison calls it itself (``role(p) == 'shield'``: one call less)
+    call: tuple[Callable[[Env, Any], Any], str] | None = None
+    #: ``run`` is ``a and b and …`` (``and_``) or ``a or b or …`` (``or_``) of strict
+    #: terms: a longer chain is one function, not one per operator
+    and_: tuple[Compiled, ...] | None = None
+    or_: tuple[Compiled, ...] | None = None
+    #: ``run`` reads a field of a variable holding an object (``s.action`` of a
+    #: submission): (the variable, the field's getter), for a comparison to read itself
+    field_of: tuple[str, Callable[[Any], Any]] | None = None
 
 
 def _uses(*outs: _Out | None) -> frozenset[str]:
@@ -351,8 +365,10 @@ class _Compiler:
         kind = result if isinstance(result, str) else result([o.type for o in outs])
         if function.inline is not None:
             return self._inline(function.inline, outs, kind)
+        call = (function.run, outs[0].var) if len(outs) == 1 and outs[0].var is not None else (
+            None)
         return _Out(_call_code(function.run, outs), kind, strict=function.strict,
-                    uses=_uses(*outs))
+                    uses=_uses(*outs), call=call)
 
     def _inline(self, inline: Inline, outs: Sequence[_Out], kind: str) -> _Out:
         """A definition's body compiled in place, its parameters bound to the arguments'
@@ -367,7 +383,8 @@ class _Compiler:
             if out.value is _NO and out.var is None and _count_name(inline.tree, param) > 1:
                 hidden = f"${param}#{next(_HIDDEN)}"
                 first.append((hidden, out.run))
-                arg = _Out(_reader(hidden), declared, strict=out.strict, uses=out.uses)
+                arg = _Out(_reader(hidden), declared, strict=out.strict, var=hidden,
+                           uses=out.uses)
             bound[param] = arg
         body = _Compiler(inline.scope, bound).compile(inline.tree)
         run = body.run
@@ -461,7 +478,8 @@ class _Compiler:
         xo, yo = self._bool(a, "or"), self._bool(b, "or")
         x, y = xo.run, yo.run
         if xo.strict and yo.strict:
-            return _Out(lambda env: x(env) or y(env), "bool", strict=True, uses=_uses(xo, yo))
+            terms = (*(xo.or_ or (x,)), y)
+            return _Out(_any_of(terms), "bool", strict=True, uses=_uses(xo, yo), or_=terms)
         return _Out(lambda env: bool(x(env)) or bool(y(env)), "bool", strict=True,
                     uses=_uses(xo, yo))
 
@@ -469,14 +487,17 @@ class _Compiler:
         xo, yo = self._bool(a, "and"), self._bool(b, "and")
         x, y = xo.run, yo.run
         if xo.strict and yo.strict:
-            return _Out(lambda env: x(env) and y(env), "bool", strict=True,
-                        uses=_uses(xo, yo))
+            terms = (*(xo.and_ or (x,)), y)
+            return _Out(_all_of(terms), "bool", strict=True, uses=_uses(xo, yo), and_=terms)
         return _Out(lambda env: bool(x(env)) and bool(y(env)), "bool", strict=True,
                     uses=_uses(xo, yo))
 
     def _not_(self, a: Tree[Token]) -> _Out:
         xo = self._bool(a, "not")
         x = xo.run
+        if xo.call is not None:  # ``not has(p, 'x')`` has two arguments; one: called here
+            impl, v = xo.call
+            return _Out(lambda env: not impl(env, env[v]), "bool", strict=True, uses=xo.uses)
         return _Out(lambda env: not x(env), "bool", strict=True, uses=xo.uses)
 
     def _ternary(self, then: Tree[Token], cond: Tree[Token], other: Tree[Token]) -> _Out:
@@ -522,7 +543,15 @@ class _Compiler:
         x, y = xo.run, yo.run
         if yo.items is not None:  # a list of constants: the same items, never rebuilt
             items = yo.items
+            if xo.call is not None:  # ``role(p) in [...]``: the function called here
+                impl, v = xo.call
+                return _Out(lambda env: impl(env, env[v]) in items, "bool", strict=True,
+                            uses=xo.uses)
             return _Out(lambda env: x(env) in items, "bool", strict=True, uses=xo.uses)
+        if xo.var is not None:
+            left = xo.var
+            return _Out(lambda env: env[left] in (y(env) or ()), "bool", strict=True,
+                        uses=_uses(xo, yo))
         return _Out(lambda env: x(env) in (y(env) or ()), "bool", strict=True,
                     uses=_uses(xo, yo))
 
@@ -532,6 +561,10 @@ class _Compiler:
         if yo.items is not None:
             items = yo.items
             return _Out(lambda env: x(env) not in items, "bool", strict=True, uses=xo.uses)
+        if xo.var is not None:
+            left = xo.var
+            return _Out(lambda env: env[left] not in (y(env) or ()), "bool", strict=True,
+                        uses=_uses(xo, yo))
         return _Out(lambda env: x(env) not in (y(env) or ()), "bool", strict=True,
                     uses=_uses(xo, yo))
 
@@ -579,6 +612,8 @@ class _Compiler:
                 def run(env: Env) -> Any:
                     value = env[var]
                     return None if value is None else get(value)
+
+                return _Out(run, kind, uses=out.uses, field_of=(var, get))
             else:
                 def run(env: Env) -> Any:
                     value = brun(env)
@@ -609,6 +644,37 @@ class _Compiler:
             value = b.type[4:-1].split(",", 1)[1]
             return _Out(lambda env: brun(env).get(irun(env)), value, uses=uses)
         raise ExprError(f"{_article(b.type)} cannot be indexed")
+
+
+def _all_of(terms: tuple[Compiled, ...]) -> Compiled:
+    """``a and b and …`` of terms that return ``True`` or ``False``: one function for
+    the chain (``a and b and c`` parses as ``(a and b) and c``)."""
+    if len(terms) == 2:
+        a, b = terms
+        return lambda env: a(env) and b(env)
+    if len(terms) == 3:
+        a, b, c = terms
+        return lambda env: a(env) and b(env) and c(env)
+    if len(terms) == 4:
+        a, b, c, d = terms
+        return lambda env: a(env) and b(env) and c(env) and d(env)
+    if len(terms) == 5:  # (C3.2's valid ballot)
+        a, b, c, d, e = terms
+        return lambda env: a(env) and b(env) and c(env) and d(env) and e(env)
+    first, rest = terms[0], _all_of(terms[1:])
+    return lambda env: first(env) and rest(env)
+
+
+def _any_of(terms: tuple[Compiled, ...]) -> Compiled:
+    """``a or b or …`` of terms that return ``True`` or ``False`` (see :func:`_all_of`)."""
+    if len(terms) == 2:
+        a, b = terms
+        return lambda env: a(env) or b(env)
+    if len(terms) == 3:
+        a, b, c = terms
+        return lambda env: a(env) or b(env) or c(env)
+    first, rest = terms[0], _any_of(terms[1:])
+    return lambda env: first(env) or rest(env)
 
 
 def _call_code(impl: Callable[..., Any], outs: Sequence[_Out]) -> Compiled:
@@ -648,15 +714,53 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
     xr, yr = x.run, y.run
     if op in ("==", "!="):
         if y.value is None or x.value is None:
-            other = xr if y.value is None else yr
+            side = x if y.value is None else y
+            if side.field_of is not None:  # ``s.target != none``
+                return _field_compare(op, *side.field_of, None)
+            if side.var is not None:  # a variable read here, not by a function of its own
+                v = side.var
+                if op == "==":
+                    return lambda env: env[v] is None
+                return lambda env: env[v] is not None
+            other = side.run
             if op == "==":
                 return lambda env: other(env) is None
             return lambda env: other(env) is not None
+        if x.value is not _NO and y.value is _NO:
+            x, y = y, x  # the constant on the right
+            xr, yr = x.run, y.run
+        if y.value is not _NO and x.field_of is not None:  # ``s.action != 'pass'``
+            return _field_compare(op, *x.field_of, y.value)
         if y.value is not _NO:
             c = y.value
+            if x.var is not None:
+                v = x.var
+                if op == "==":
+                    return lambda env: env[v] == c
+                return lambda env: env[v] != c
+            if x.call is not None:  # ``role(p) == 'shield'``: the function called here
+                impl, v = x.call
+                if op == "==":
+                    return lambda env: impl(env, env[v]) == c
+                return lambda env: impl(env, env[v]) != c
             if op == "==":
                 return lambda env: xr(env) == c
             return lambda env: xr(env) != c
+        if x.var is not None and y.var is not None:
+            a, b = x.var, y.var
+            if op == "==":
+                return lambda env: env[a] == env[b]
+            return lambda env: env[a] != env[b]
+        if y.var is not None:
+            b = y.var
+            if op == "==":
+                return lambda env: xr(env) == env[b]
+            return lambda env: xr(env) != env[b]
+        if x.var is not None:
+            a = x.var
+            if op == "==":
+                return lambda env: env[a] == yr(env)
+            return lambda env: env[a] != yr(env)
         if op == "==":
             return lambda env: xr(env) == yr(env)
         return lambda env: xr(env) != yr(env)
@@ -666,6 +770,19 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
         c = y.value
         return lambda env: fn(xr(env), c)
     return lambda env: fn(xr(env), yr(env))
+
+
+def _field_compare(op: str, var: str, get: Callable[[Any], Any], c: Any) -> Compiled:
+    """``VAR.FIELD == C`` / ``!=`` for an object held in a variable, in one function: a
+    variable holding ``none`` has every field ``none`` (``none == C`` is false unless C
+    is ``none``)."""
+    if c is None:
+        if op == "==":
+            return lambda env: (o := env[var]) is None or get(o) is None
+        return lambda env: (o := env[var]) is not None and get(o) is not None
+    if op == "==":
+        return lambda env: (o := env[var]) is not None and get(o) == c
+    return lambda env: (o := env[var]) is None or get(o) != c
 
 
 def _comprehension(var: str, over: Compiled, cond: Compiled | None,
@@ -724,8 +841,9 @@ def _getitem(value: Any, key: str) -> Any:
 _OBJECT_RECORDS = frozenset({"sub", "phase"})
 
 
-def compile_expr(source: str, scope: Scope, want: str | None = None) -> Expr:
-    """Parse, check and compile ``source`` in ``scope``; raise :class:`ExprError`."""
+def compile_expr(source: Any, scope: Scope, want: str | None = None) -> Expr:
+    """Parse, check and compile ``source`` in ``scope``; raise :class:`ExprError`.
+    ``source`` is what YAML read: an expression, or a bool or number written plain."""
     if not isinstance(source, str):
         source = ("true" if source else "false") if isinstance(source, bool) else str(source)
     try:

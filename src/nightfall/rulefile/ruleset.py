@@ -10,7 +10,6 @@ through ``Context.run_steps`` (so the trace is the engine's).
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -39,7 +38,7 @@ from nightfall.engine.abilities import (
 from nightfall.engine.errors import SetupError
 from nightfall.engine.phase import ENDED, DeadlineRule
 from nightfall.engine.ruleset import Role, Step
-from nightfall.engine.state import FLAGS, PLAYERS, SUBMISSIONS, derived
+from nightfall.engine.state import FLAGS, PLAYERS, SUBMISSIONS
 from nightfall.engine.state import PHASE as PHASE_PART
 from nightfall.engine.text import N_, Term, TermNames, Text
 from nightfall.rulefile import hooks as hook_registry
@@ -54,6 +53,7 @@ from nightfall.rulefile.effects import (
     as_param,
 )
 from nightfall.rulefile.expr import Env, Expr, ExprError, Function, Inline, Scope, compile_expr
+from nightfall.rulefile.kept import kept
 from nightfall.rulefile.load import RuleFileError, RuleProblem, Source, read_source
 from nightfall.rulefile.model import FORMAT, AbilitySpec, RuleFile
 from nightfall.rulefile.rulemap import check_rule_index
@@ -100,8 +100,10 @@ class CompiledStage:
     after: Run
     on_start: Run
     next: list[tuple[Expr | None, str, Expr | None]]
-    #: the parts of the state the ``awaits`` read
+    #: the parts of the state the ``awaits`` read (``FLAGS`` only if they read the flags
+    #: in general) and the facts they read (``kept.py``)
     await_parts: tuple[int, ...] = (PLAYERS, PHASE_PART, SUBMISSIONS, FLAGS)
+    await_facts: tuple[str, ...] = ()
 
     #: what the inputs still missing depend on: the awaits and the submissions
     missing_parts: tuple[int, ...] = field(init=False)
@@ -235,8 +237,8 @@ class DataRuleset(RulesetBase):
             (self._expr(v.if_, ("victory", i, "if"), "bool"), v.faction,
              self._expr(v.winners, ("victory", i, "winners"), "list[player]"))
             for i, v in enumerate(file.victory)]
-        self.victory_parts = parts_of([e for c, _, w in self.victory for e in (c, w)]) or (
-            PLAYERS,)
+        self.victory_parts, self.victory_facts = keyed_by(
+            [e for c, _, w in self.victory for e in (c, w)])
         for i, v in enumerate(file.victory):
             if v.faction not in file.factions:
                 problems.append(Problem(("victory", i, "faction"),
@@ -340,7 +342,8 @@ class DataRuleset(RulesetBase):
                 facts=compiled.facts, strict=compiled.strict,
                 inline=Inline(compiled.tree, tuple(params), scope))
             return
-        parts, key, rules = parts_of([compiled]), ("rf.define", self, name), self
+        parts, facts = keyed_by([compiled])
+        key, rules = ("rf.define", self, name), self
         if not params:
             # a definition without parameters is a function of the parts of the state it
             # reads: worked out once while they are unchanged (who leads, the mixed
@@ -348,7 +351,7 @@ class DataRuleset(RulesetBase):
             def compute(state: GameState) -> Any:
                 return run(rules.env(state))
 
-            if len(parts) == 1:
+            if len(parts) == 1 and not facts:
                 (part,) = parts
 
                 def constant(env: Env) -> Any:
@@ -368,7 +371,7 @@ class DataRuleset(RulesetBase):
                     state = env.get("$state")
                     if state is None:
                         return run(rules.env(None))
-                    return derived(state, key, parts, compute)
+                    return kept(state, key, parts, facts, compute)
 
             functions[name] = Function((), compiled.type, constant, compiled.reads,
                                        facts=compiled.facts, strict=compiled.strict)
@@ -382,7 +385,7 @@ class DataRuleset(RulesetBase):
             # the answers for given arguments are kept while the parts of the state the
             # definition reads are unchanged (``valid_ballots(slot)`` is asked for every
             # ballot); arguments that are lists are not kept
-            known = derived(state, key, parts, fresh) if state is not None else None
+            known = kept(state, key, parts, facts, fresh) if state is not None else None
             if known is not None:
                 try:
                     return known[args]
@@ -502,8 +505,8 @@ class DataRuleset(RulesetBase):
                 awaits, [s for s in before if s is not None], [s for s in steps if s is not None],
                 self._effects(spec.after, (*path, "after")),
                 self._effects(spec.on_start, (*path, "on_start")), nexts,
-                parts_of([e for entry in awaits or () for e in entry if isinstance(e, Expr)])
-                or (PHASE_PART,))
+                *keyed_by([e for entry in awaits or () for e in entry
+                           if isinstance(e, Expr)]))
             self._check_order(sid, [s for s in [*before, *steps] if s is not None], path)
 
     def _await(self, entry: Mapping[str, Any], path: tuple[str | int, ...]
@@ -838,14 +841,14 @@ class DataRuleset(RulesetBase):
         return {"$state": state, "$rules": self, "$facts": self.facts, **variables}
 
     def command_env(self, state: GameState, command: Command) -> Env:
-        return self.env(state, actor=command.by, target=command.target, command=command,
-                        targets=list(command.all_targets), choice=command.choice,
-                        text=command.text)
+        return {"$state": state, "$rules": self, "$facts": self.facts, "actor": command.by,
+                "target": command.target, "command": command,
+                "targets": list(command.all_targets), "choice": command.choice,
+                "text": command.text}
 
     def ctx_env(self, ctx: Context, **variables: Any) -> Env:
-        env = self.env(ctx.state, **variables)
-        env["$ctx"] = ctx
-        return env
+        return {"$state": ctx.state, "$rules": self, "$facts": self.facts, "$ctx": ctx,
+                **variables}
 
     # -- the plugin interface: phases ----------------------------------------------------
     def _stage(self, phase: Phase) -> CompiledStage | None:
@@ -889,8 +892,10 @@ class DataRuleset(RulesetBase):
 
     # -- play ----------------------------------------------------------------------------
     def _run(self, run: Run, env: Env) -> None:
-        with contextlib.suppress(Stop):
+        try:  # noqa: SIM105 - no context manager per call: a hot path
             run(env)
+        except Stop:  # ``stop``: the rest of the list is skipped
+            pass
 
     def begin(self, ctx: Context) -> None:
         self._run(self.on_begin, self.ctx_env(ctx))
@@ -937,8 +942,13 @@ class DataRuleset(RulesetBase):
         return found
 
     def _step_runner(self, run: Run) -> Callable[[Context], None]:
+        rules, facts = self, self.facts
+
         def step(ctx: Context) -> None:
-            self._run(run, self.ctx_env(ctx))
+            try:  # noqa: SIM105 - no context manager per call: a hot path
+                run({"$state": ctx.state, "$rules": rules, "$facts": facts, "$ctx": ctx})
+            except Stop:
+                pass
 
         return step
 
@@ -966,15 +976,15 @@ class DataRuleset(RulesetBase):
         stage = self._stage(state.phase)
         if stage is None or stage.awaits is None:
             return None
-        missing: frozenset[tuple[str, str]] = derived(
-            state, ("rf.missing", self, stage.id), stage.missing_parts,
+        missing: frozenset[tuple[str, str]] = kept(
+            state, ("rf.missing", self, stage.id), stage.missing_parts, stage.await_facts,
             lambda s: self._still_missing(s, stage))
         return missing
 
     def _still_missing(self, state: GameState, stage: CompiledStage
                        ) -> frozenset[tuple[str, str]]:
-        wanted: frozenset[tuple[str, str]] = derived(
-            state, ("rf.wanted", self, stage.id), stage.await_parts,
+        wanted: frozenset[tuple[str, str]] = kept(
+            state, ("rf.wanted", self, stage.id), stage.await_parts, stage.await_facts,
             lambda s: self._wanted(s, stage))
         submissions = state.submissions
         return frozenset(key for key in wanted if key not in submissions)
@@ -1017,8 +1027,8 @@ class DataRuleset(RulesetBase):
     def winner(self, state: GameState) -> tuple[str, tuple[str, ...]] | None:
         """C1-style win conditions in order; worked out once while the parts of the state
         they read are unchanged."""
-        found: tuple[str, tuple[str, ...]] | None = derived(
-            state, ("rf.winner", self), self.victory_parts, self._winner)
+        found: tuple[str, tuple[str, ...]] | None = kept(
+            state, ("rf.winner", self), self.victory_parts, self.victory_facts, self._winner)
         return found
 
     def _winner(self, state: GameState) -> tuple[str, tuple[str, ...]] | None:
@@ -1086,6 +1096,15 @@ class DataRuleset(RulesetBase):
 #: the parts of the engine state (``engine/state.py``) each kind of read is in
 _PARTS = {READS_PLAYERS: PLAYERS, PHASE: PHASE_PART, OPTIONS: PHASE_PART, SUBS: SUBMISSIONS,
           FLAG_READS: FLAGS}
+
+
+def keyed_by(exprs: Sequence[Any]) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """What a kept answer of the expressions is keyed by (``kept.py``): the parts of the
+    state they read but the flags (unless they read the flags in general), and the facts
+    they read, each by its own version; at least one part, so that it is a mark."""
+    parts = tuple(sorted({_PARTS[r] for e in exprs for r in e.reads if r in _PARTS}))
+    facts = tuple(sorted({f for e in exprs for f in e.facts}))
+    return parts or (PHASE_PART,), facts
 
 
 def parts_of(exprs: Sequence[Any]) -> tuple[int, ...]:

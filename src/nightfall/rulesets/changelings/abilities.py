@@ -16,10 +16,12 @@ from nightfall.engine.abilities import (
     AbilityBook,
     ActorCheck,
     Check,
+    ForActor,
     ForTargets,
     OnCommand,
     OnPhase,
     OnTarget,
+    PreparedActorCheck,
     PreparedTargetCheck,
     has_role,
     not_now,
@@ -79,16 +81,25 @@ def _phase_allows(state: GameState, when: str) -> bool:
     return True
 
 
-def _in_game(state: GameState, ability: Ability, actor: str) -> Text | None:
+def _in_game(state: GameState, actor: str) -> PreparedActorCheck | None:
     """C2.7: a departed player acts no more, but for the drama queen's chase and the
-    leader's successor choice."""
+    leader's successor choice. Prepared once per actor (``ForActor``): it refuses a
+    player still in the game nothing, whatever the ability."""
     if state.players[actor].alive:
         return None
-    if ability.action == "drama_chase" and actor in memory.names(state, memory.DRAMA_DUE):
-        return None
-    if ability.action == "successor" and state.flags.get(memory.SUCCESSION) == actor:
-        return None
-    return refusal(N_("You have left the game and can no longer act (C2.7)."))
+
+    def check(ability: Ability) -> Text | None:
+        if ability.action == "drama_chase" and actor in memory.names(state,
+                                                                     memory.DRAMA_DUE):
+            return None
+        if ability.action == "successor" and state.flags.get(memory.SUCCESSION) == actor:
+            return None
+        return refusal(N_("You have left the game and can no longer act (C2.7)."))
+
+    return check
+
+
+_IN_GAME = ForActor(_in_game)
 
 
 def _stage(when: str) -> ActorCheck:
@@ -282,7 +293,7 @@ def _ability(action: str, rule: str, slot: str, roles: frozenset[str] | None, wh
              checks: tuple[Check, ...] = (), choices: tuple[str, ...] | None = None,
              offered: bool = True) -> Ability:
     return Ability(action, rule, slot, roles, targets=targets, self_target=self_target,
-                   standing=standing, actor_checks=(_in_game, has_role, OnPhase(_stage(when))),
+                   standing=standing, actor_checks=(_IN_GAME, has_role, OnPhase(_stage(when))),
                    checks=checks, choices=choices, offered=offered)
 
 

@@ -40,7 +40,11 @@ _LEADER, _WANTED, _AWAITING = "c.leader", "c.wanted", "c.awaiting"
 def current_leader(state: GameState) -> str | None:
     """C5: the living player with the leader status (departed leaders keep the mark);
     asked by every player's legal list, so worked out once while no player changes."""
-    leader: str | None = derived(state, _LEADER, (PLAYERS,), _current_leader)
+    entry = state.memo.get(_LEADER)  # ``derived`` inlined: asked by every legal list
+    if entry is not None and entry[0] == state.stamp[PLAYERS]:
+        leader: str | None = entry[1]
+        return leader
+    leader = derived(state, _LEADER, (PLAYERS,), _current_leader)
     return leader
 
 
@@ -70,9 +74,23 @@ def all_inputs_in(state: GameState) -> bool:
     """C2.3: whether the stage awaits inputs and has every one of them (it may close
     early): asked after every command, answered from what the stage awaits, without
     building the set of what is missing."""
+    wanted = wanted_inputs(state)
+    return wanted is not None and state.submissions.keys() >= wanted
+
+
+def wanted_inputs(state: GameState) -> frozenset[tuple[str, str]] | None:
+    """:func:`_wanted`, kept while the players, the phase and the flags are unchanged
+    (``derived``, its memo read here first: asked after every command and by every
+    ``pass`` in a legal list)."""
+    entry = state.memo.get(_WANTED)
+    if entry is not None:
+        stamp = state.stamp
+        if entry[0] == (stamp[PLAYERS], stamp[PHASE], stamp[FLAGS]):
+            kept: frozenset[tuple[str, str]] | None = entry[1]
+            return kept
     wanted: frozenset[tuple[str, str]] | None = derived(
         state, _WANTED, (PLAYERS, PHASE, FLAGS), _wanted)
-    return wanted is not None and state.submissions.keys() >= wanted
+    return wanted
 
 
 def _still_missing(state: GameState) -> frozenset[tuple[str, str]]:
@@ -138,8 +156,7 @@ def _stage_two_awaited(state: GameState) -> set[tuple[str, str]]:
 def is_awaited(state: GameState, player: str) -> bool:
     """Whether the stage awaits an input from ``player`` (``awaited_slots`` is not empty):
     asked by ``pass`` in every legal list, so without building the sets."""
-    wanted: frozenset[tuple[str, str]] | None = derived(
-        state, _WANTED, (PLAYERS, PHASE, FLAGS), _wanted)
+    wanted = wanted_inputs(state)
     if not wanted:
         return False
     submissions = state.submissions

@@ -42,20 +42,21 @@ def disguise_key(player: str) -> str:
 
 def partner_key(player: str) -> str:
     """C8 this player's lover."""
-    key = _PARTNER_KEYS.get(player)
+    key = PARTNER_KEYS.get(player)
     if key is None:
-        if len(_PARTNER_KEYS) > 10_000:  # names differ from game to game: stay bounded
-            _PARTNER_KEYS.clear()
-        key = _PARTNER_KEYS[player] = f"c.partner:{player}"
+        if len(PARTNER_KEYS) > 10_000:  # names differ from game to game: stay bounded
+            PARTNER_KEYS.clear()
+        key = PARTNER_KEYS[player] = f"c.partner:{player}"
     return key
 
 
-#: partner keys by player: asked for each target of every vote in the legal lists
-_PARTNER_KEYS: dict[str, str] = {}
+#: partner keys by player (read it, never write it: :func:`partner_key` fills it): asked
+#: for each player after every resolution (the win check) and in the legal lists
+PARTNER_KEYS: dict[str, str] = {}
 
 
 def partner_of(state: GameState, player: str) -> str | None:
-    value: Any = state.flags.get(partner_key(player))
+    value: Any = state.flags.get(PARTNER_KEYS.get(player) or partner_key(player))
     return None if value is None else value if type(value) is str else str(value)
 
 

@@ -69,6 +69,10 @@ DRAMA = "drama"
 MODKILL = "modkill"
 
 
+#: C1.2: the roles that count as changelings (``is_changeling_side`` as a set)
+CHANGELING_ROLES = frozenset(role.id for role in ROLES.values() if role.faction == CHANGELINGS)
+
+
 def is_changeling_side(role: str | None) -> bool:
     """C1.2: changeling, queen and liar all count as changelings."""
     return role is not None and ROLES[role].faction == CHANGELINGS

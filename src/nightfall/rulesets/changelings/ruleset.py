@@ -23,7 +23,7 @@ from nightfall.rulesets.changelings import (
     victory,
     view,
 )
-from nightfall.rulesets.changelings.abilities import validate
+from nightfall.rulesets.changelings.abilities import BOOK, validate
 from nightfall.rulesets.changelings.awaiting import current_leader
 from nightfall.rulesets.changelings.roles import (
     ATHLETE,
@@ -204,7 +204,9 @@ class Changelings(RulesetBase):
         return awaiting.awaiting_inputs(state)
 
     def all_inputs_in(self, state: GameState) -> bool:
-        return awaiting.all_inputs_in(state)
+        # ``awaiting.all_inputs_in`` inlined: asked after every command (C2.3)
+        wanted = awaiting.wanted_inputs(state)
+        return wanted is not None and state.submissions.keys() >= wanted
 
     def leader(self, state: GameState) -> str | None:
         return current_leader(state)
@@ -226,7 +228,10 @@ class Changelings(RulesetBase):
         return view.project(state, None, gm=True)
 
     def legal_commands(self, state: GameState, player: str) -> list[Command]:
-        return view.legal_commands(state, player)
+        # ``view.legal_commands`` inlined (one call less per list)
+        if state.phase.kind == ENDED:
+            return []
+        return BOOK.legal_commands(state, player, view.alive_pool(state))
 
     # -- setup --------------------------------------------------------------------------
     def presets(self) -> Mapping[str, Preset]:

@@ -18,6 +18,7 @@ from nightfall.rulesets.changelings import memory, night
 from nightfall.rulesets.changelings.abilities import BOOK
 from nightfall.rulesets.changelings.awaiting import current_leader
 from nightfall.rulesets.changelings.roles import (
+    CHANGELING_ROLES,
     LIAR,
     LOVER,
     PUBLIC_STATUSES,
@@ -37,7 +38,8 @@ PUBLIC_SLOTS = ("elect", "vote")
 def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str, Any]:
     me = state.players.get(viewer) if viewer is not None else None
     over = state.ended or gm
-    in_team = me is not None and is_changeling_side(me.role)
+    in_team = me is not None and me.role in CHANGELING_ROLES
+    partner = memory.partner_of(state, me.name) if me is not None else None
     if over:
         players = [_entry(state, p, me, over, in_team) for p in state.players.values()]
     else:
@@ -45,9 +47,8 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
         # shared (see _public_entries); only his own, his team's and his lover's differ
         players = list(_public_entries(state))
         if me is not None:
-            partner = memory.partner_of(state, me.name)
             for seat, p in enumerate(state.players.values()):
-                if p is me or p.name == partner or (in_team and is_changeling_side(p.role)):
+                if p is me or p.name == partner or (in_team and p.role in CHANGELING_ROLES):
                     players[seat] = _entry(state, p, me, over, in_team)
     announcements, thread = public_record(state)
     view: dict[str, Any] = {
@@ -71,10 +72,10 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
             "statuses": sorted(me.statuses),
             "notices": own_notices(state, me.name),
             "submissions": own_submissions(state, me.name),
-            "partner": memory.partner_of(state, me.name),
+            "partner": partner,
             "team": sorted(
-                p.name for p in state.players.values() if in_team and is_changeling_side(p.role)
-            ),
+                p.name for p in state.players.values() if p.role in CHANGELING_ROLES
+            ) if in_team else [],
             "disguise": state.flags.get(memory.disguise_key(me.name)) if me.role == LIAR else None,
         }
         if in_team:
@@ -191,11 +192,18 @@ def legal_commands(state: GameState, player: str) -> list[Command]:
     exactly what the command path accepts, by the same checks (``abilities.py``)."""
     if state.ended:
         return []
-    return BOOK.legal_commands(state, player, _alive(state))
+    return BOOK.legal_commands(state, player, alive_pool(state))
 
 
-def _alive(state: GameState) -> list[str]:
+def alive_pool(state: GameState) -> list[str]:
     """The players still in the game, in seating order (every list's targets): worked
     out once while no player changes, shared (read, never written)."""
-    alive: list[str] = derived(state, "c.alive", (PLAYERS,), GameState.alive)
+    entry = state.memo.get(_ALIVE)  # ``derived`` inlined: asked by every list
+    if entry is not None and entry[0] == state.stamp[PLAYERS]:
+        kept: list[str] = entry[1]
+        return kept
+    alive: list[str] = derived(state, _ALIVE, (PLAYERS,), GameState.alive)
     return alive
+
+
+_ALIVE = "c.alive"

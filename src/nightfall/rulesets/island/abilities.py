@@ -22,12 +22,14 @@ from nightfall.engine.abilities import (
     ActorStep,
     Candidates,
     Check,
+    ForActor,
     ForCommands,
     ForCount,
     ForTargets,
     OnCommand,
     OnPhase,
     OnTarget,
+    PreparedActorCheck,
     PreparedCommandCheck,
     PreparedCountCheck,
     PreparedTargetCheck,
@@ -115,10 +117,21 @@ def validate(state: GameState, command: Command) -> str:
 
 
 # -- who may act, and when ------------------------------------------------------------------
-def _alive(state: GameState, ability: Ability, actor: str) -> Text | None:
-    if not state.players[actor].alive:
-        return refusal(N_("You have left the game and can no longer act."))
-    return None
+def _alive(state: GameState, actor: str) -> PreparedActorCheck | None:
+    """The departed act no more; prepared once per actor (``ForActor``)."""
+    if state.players[actor].alive:
+        return None
+    return _gone
+
+
+_LEFT = refusal(N_("You have left the game and can no longer act."))
+
+
+def _gone(ability: Ability) -> Text | None:
+    return _LEFT
+
+
+_ALIVE = ForActor(_alive)
 
 
 def _alive_or_guest(state: GameState, ability: Ability, actor: str) -> Text | None:
@@ -176,11 +189,19 @@ def _votes_left(state: GameState, ability: Ability, actor: str) -> PreparedCount
 
     def check(named: int) -> Text | None:
         if named > count:
-            return Text(N_("You have {count} vote(s) today; name at most that many players."),
-                        {"count": count})
+            text = _TOO_MANY.get(count)
+            if text is None:  # every list of a voter with one vote meets it: built once
+                text = _TOO_MANY[count] = Text(
+                    N_("You have {count} vote(s) today; name at most that many players."),
+                    {"count": count})
+            return text
         return None
 
     return check
+
+
+#: by number of votes: the refusal of a vote naming more players (see ``_votes_left``)
+_TOO_MANY: dict[int, Text] = {}
 
 
 def _items_bind(state: GameState) -> bool:
@@ -231,9 +252,12 @@ def _own_note(state: GameState, actor: str) -> str | None:
     return sub.target if sub is not None else None
 
 
+_NO_VOTE = refusal(N_("You have no vote to withdraw."))
+
+
 def _has_vote(state: GameState, ability: Ability, actor: str) -> Text | None:
-    if state.submission(actor, "vote") is None:
-        return refusal(N_("You have no vote to withdraw."))
+    if (actor, "vote") not in state.submissions:
+        return _NO_VOTE
     return None
 
 
@@ -279,9 +303,20 @@ def _may_recharge(state: GameState, ability: Ability, actor: str) -> Text | None
     """Only the sleepwalker recharges, but for the owners on a day of mystic light (the
     details are :func:`_rechargeable`'s; this lets the list skip everybody else)."""
     if state.players[actor].role != SLEEPWALKER and memory.today_event(state) != MYSTIC_LIGHT:
-        return Text(N_("“{action}” is not an ability of your role."),
-                    {"action": Term("action", ability.action)})
+        return _not_your_ability(ability.action)
     return None
+
+
+_NOT_YOURS: dict[str, Text] = {}
+
+
+def _not_your_ability(action: str) -> Text:
+    """"Not an ability of your role", built once per action: most lists meet it."""
+    text = _NOT_YOURS.get(action)
+    if text is None:
+        text = _NOT_YOURS[action] = Text(N_("“{action}” is not an ability of your role."),
+                                         {"action": Term("action", action)})
+    return text
 
 
 def _rechargeable(state: GameState, ability: Ability, command: Command) -> Text | None:
@@ -303,8 +338,7 @@ def _rechargeable(state: GameState, ability: Ability, command: Command) -> Text 
                         {"name": actor, "item": Term("item", command.choice)})
         return None
     if state.players[actor].role != SLEEPWALKER:
-        return Text(N_("“{action}” is not an ability of your role."),
-                    {"action": Term("action", command.action)})
+        return _not_your_ability(command.action)
     if not command.all_targets:
         return refusal(N_("Name exactly one player."))
     if command.choice is not None and command.choice not in ITEM_IDS:
@@ -318,6 +352,10 @@ def _no_eclipse(state: GameState, ability: Ability, actor: str) -> Text | None:
     return None
 
 
+_EAT_LIMIT = refusal(N_("The werewolves may eat two players only under the full moon, "
+                        "one otherwise (I5)."))
+
+
 def _eat_limit(state: GameState, ability: Ability, actor: str) -> PreparedCountCheck:
     """I2.8, I5: one victim; two under the full moon (a check of the number alone: the
     list asks it once for one victim, once for two; [R] two different victims is
@@ -326,8 +364,7 @@ def _eat_limit(state: GameState, ability: Ability, actor: str) -> PreparedCountC
 
     def check(named: int) -> Text | None:
         if named > limit:
-            return refusal(N_("The werewolves may eat two players only under the full moon, "
-                           "one otherwise (I5)."))
+            return _EAT_LIMIT
         return None
 
     return check
@@ -413,7 +450,7 @@ def _ability(action: str, rule: str, slot: str, roles: frozenset[str] | None,
              candidates: Candidates | None = None, target_optional: bool = False,
              listed_text: str | None = None, guests: bool = False, offered: bool = True,
              listed_counts: tuple[int, ...] = (1,)) -> Ability:
-    alive: ActorCheck = _alive_or_guest if guests else _alive
+    alive: ActorCheck = _alive_or_guest if guests else _ALIVE
     actor_checks: tuple[ActorStep, ...] = (alive, has_role, OnPhase(_stage(when)))
     WHEN[action] = when
     if event is not None:

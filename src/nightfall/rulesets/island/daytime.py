@@ -116,16 +116,21 @@ def tsunami(ctx: Context) -> None:
 
 
 # -- items used by day -----------------------------------------------------------------------
+#: the items used by day, in the order they take effect, with their submission slots
+_DAY_ITEM_SLOTS = tuple((item, "item:" + item) for item in (SHOCKER, LOVE_NOTE))
+
+
 def activate_day_items(ctx: Context) -> None:
     """I7 stage 1 step 2 / stage 2 step 1: shockers and love notes used so far take effect
     and become public (I4)."""
     state = ctx.state
+    submissions = state.submissions  # (read directly: two slots of every seat, twice a day)
     for player in seating(state):
-        for item in (SHOCKER, LOVE_NOTE):
-            sub = state.submission(player, "item:" + item)
+        for item, slot in _DAY_ITEM_SLOTS:
+            sub = submissions.get((player, slot))
             if sub is None:
                 continue
-            ctx.emit(SubmissionWithdrawn(player, "item:" + item))
+            ctx.emit(SubmissionWithdrawn(player, slot))
             target = sub.target
             if not state.is_alive(player) or target is None or not state.is_alive(target):
                 ctx.trace(N_("{name}'s {item} finds no living target."), name=player,

@@ -56,11 +56,14 @@ def moves(state: GameState, slot: str) -> list[Submission]:
     """Submissions in ``slot`` by living holders of its role, in seating order (I6.6: the
     lynched make no move; the night's dead are still alive until step 20)."""
     role = NIGHT_SLOTS[slot]
+    submissions, players = state.submissions, state.players
     found = []
-    for player in seating(state):
-        sub = state.submission(player, slot)
-        if sub is not None and state.is_alive(player) and state.players[player].role == role:
-            found.append(sub)
+    for player in seating(state):  # read directly: asked by most of the 21 steps
+        sub = submissions.get((player, slot))
+        if sub is not None:
+            holder = players.get(player)
+            if holder is not None and holder.alive and holder.role == role:
+                found.append(sub)
     return found
 
 

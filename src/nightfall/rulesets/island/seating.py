@@ -7,9 +7,22 @@ from nightfall.rulesets.island import memory
 
 
 def seating(state: GameState) -> list[str]:
-    """Everyone in the fixed order (dealt at random; a hand-made setup keeps its order)."""
+    """Everyone in the fixed order (dealt at random; a hand-made setup keeps its order).
+    Asked by most resolution steps and views: the names are read out of the flag once
+    per value of it (kept in ``state.memo`` by the very flag object: a flag's value is
+    replaced, never changed) and each caller gets a list of its own."""
+    value = state.flags.get(memory.SEATING)
+    if not value:
+        return list(state.players)
+    entry = state.memo.get(_SEATING)
+    if entry is not None and entry[0] is value:
+        return list(entry[1])
     order = memory.names(state, memory.SEATING)
-    return order if order else list(state.players)
+    state.memo[_SEATING] = (value, order)
+    return list(order)
+
+
+_SEATING = "i.seating"
 
 
 def neighbours(state: GameState, player: str) -> tuple[str, ...]:

@@ -125,13 +125,21 @@ def violators(state: GameState) -> dict[str, list[str]]:
 def build_votes(state: GameState) -> list[Vote]:
     """I6.3: every living player's votes, cast or (if he did not vote) on himself."""
     votes: list[Vote] = []
+    # the day's event read once (:func:`own_vote_count`, :func:`ballot` inlined: asked for
+    # every seat); a ballot's own votes are the first ``count`` of its spread over all his
+    # votes (:func:`authority_spread`), so the vote an authority took plays no part here
+    event = memory.today_event(state)
+    base = 2 if event in TWO_VOTES else 1
+    megaphones = event != FEAR and event != MAGNETIC_STORM  # I4, I5 (``items_work``)
+    players, submissions = state.players, state.submissions
     for player in seating(state):
-        if not state.is_alive(player):
+        holder = players.get(player)
+        if holder is None or not holder.alive:
             continue
-        count = own_vote_count(state, player)
-        base = 2 if memory.today_event(state) in TWO_VOTES else 1
-        names = ballot(state, player)
-        targets = authority_spread(state, player)[:count] if names else [player] * count
+        count = base + 1 if megaphones and holds(state, player, MEGAPHONE) else base
+        sub = submissions.get((player, "vote"))
+        names = list(sub.targets) if sub is not None else []
+        targets = spread(names, count) if names else [player] * count
         for index, target in enumerate(targets):
             kind = "own" if index < base else "megaphone"
             vote = Vote(player, target, kind, cast=bool(names), meant=target)
@@ -193,15 +201,17 @@ def step_item_corrections(ctx: Context) -> None:
     maniac's silence (I2.7), which is no item and works under fear too."""
     state = ctx.state
     w = work(ctx)
-    for player in seating(state):
-        if state.is_alive(player) and SILENCED in state.players[player].statuses:
+    players = state.players
+    living = [p for p in seating(state) if (held := players.get(p)) is not None and held.alive]
+    for player in living:  # (in the order of the seats: the trace follows it)
+        if SILENCED in players[player].statuses:
             lose_all(ctx, player, SILENCED, N_("{name} was silenced by the maniac and loses "
                      "{count} vote(s) (I2.7)."))
     if w.fear or not items_work(state):
         ctx.trace(N_("No item changes a vote today."))
         return
-    for player in seating(state):
-        if state.is_alive(player) and SHOCKED in state.players[player].statuses:
+    for player in living:
+        if SHOCKED in players[player].statuses and state.is_alive(player):
             lose_all(ctx, player, SHOCKED, N_("{name} is shocked and loses {count} vote(s) "
                      "(I4)."))
     for vote in w.votes:
@@ -211,8 +221,8 @@ def step_item_corrections(ctx: Context) -> None:
                 ctx.trace(N_("A love note forbids {name}'s vote for {target}: it is lost "
                              "(I4)."), name=vote.owner, target=target)
     marked = violators(state)
-    for player in seating(state):
-        if state.is_alive(player) and player in marked and holds(state, player, POISON_THORN):
+    for player in living:
+        if player in marked and state.is_alive(player) and holds(state, player, POISON_THORN):
             lose_all(ctx, player, POISON_THORN, N_("{name} broke the silence of the poison "
                      "thorn and loses {count} vote(s) (I4)."))
     for vote in w.votes:
@@ -228,8 +238,8 @@ def step_item_corrections(ctx: Context) -> None:
             if lose(ctx, vote, HANDCUFFS):
                 ctx.trace(N_("{name} wears handcuffs and may not vote for his neighbour "
                              "{target}: the vote is lost (I4)."), name=owner, target=target)
-    for player in seating(state):
-        if state.is_alive(player) and holds(state, player, MEGAPHONE):
+    for player in living:  # (nobody leaves in this step: still the living)
+        if holds(state, player, MEGAPHONE):
             ctx.trace(N_("{name}'s megaphone gives him one more vote (I4)."), name=player)
 
 
@@ -460,9 +470,13 @@ def step_lynch(ctx: Context) -> None:
     w = work(ctx)
     counted = tally(ctx)
     ballots = {}
+    cast: dict[str, list[str]] = {}  # one pass over the votes, by whose ballot each is
+    for v in w.votes:
+        if v.cast:  # I2.4: the taken one is the authority's
+            cast.setdefault(v.taken_by if v.taken_by is not None else v.owner,
+                            []).append(v.target)
     for player in seating(state):
-        mine = [v.target for v in w.votes if v.cast and (  # I2.4: the taken one is his
-            v.taken_by == player or (v.owner == player and v.taken_by is None))]
+        mine = cast.get(player)
         if mine:
             ballots[player] = ", ".join(dict.fromkeys(mine))
     ctx.emit(VotesCounted(state.phase_label, "fear" if w.fear else "vote", dict(counted),

@@ -1,0 +1,93 @@
+"""Instructions per simulated game, counted by valgrind's callgrind: a figure that does
+not move with the load of a shared machine (issue 19's rounds 4-8 in docs/balance.md).
+
+    .venv/bin/python benchmarks/sim_callgrind.py                 # the four rows
+    .venv/bin/python benchmarks/sim_callgrind.py --rows changelings/random
+    .venv/bin/python benchmarks/sim_callgrind.py --compiled       # build/compiled first
+    .venv/bin/python benchmarks/sim_callgrind.py --keep DIR       # keep the callgrind files
+
+Each row runs this file twice under ``valgrind --tool=callgrind`` with
+``PYTHONHASHSEED=0``: once playing a warm-up game and then N games (seeds
+``game_seed(2000, i)``, as ``nightfall simulate`` plays them: ``play_game``), once
+playing the warm-up game only; the difference divided by N is the figure (imports, the
+warm-up and the interpreter's start cancel out). ``--keep`` leaves the files of the
+first run for ``callgrind_annotate`` (per-function costs: the profile to read first).
+The ``PYTHONPATH`` of the calling shell is passed on, so the same command measures any
+copy of the sources.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: (rule set, preset, bot kind, games) of round 7's table
+ROWS = {
+    "changelings/random": ("changelings", "canterlot-15", "random", 20),
+    "island/random": ("island", "island-12", "random", 10),
+    "changelings/heuristic": ("changelings", "canterlot-15", "heuristic", 10),
+    "island/heuristic": ("island", "island-12", "heuristic", 6),
+}
+
+
+def inner(ruleset: str, preset: str, bots: str, games: int) -> None:
+    """What runs under valgrind: a warm-up game, then ``games`` games."""
+    from nightfall.sim.play import play_game
+    from nightfall.sim.seeds import game_seed
+    from nightfall.sim.setup import preset_setup
+
+    setup = preset_setup(ruleset, preset)
+    play_game(setup, game_seed(2000, 10**6), bots, index=10**6)
+    for index in range(games):
+        play_game(setup, game_seed(2000, index), bots, index=index)
+
+
+def count(row: str, games: int, env: dict[str, str], out: Path) -> int:
+    """Instructions of one valgrind run of this file (``games`` games of ``row``)."""
+    ruleset, preset, bots, _ = ROWS[row]
+    subprocess.run(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+         sys.executable, __file__, "--inner", ruleset, preset, bots, str(games)],
+        env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    match = re.search(r"^(?:summary|totals): (\d+)", out.read_text(), re.MULTILINE)
+    if match is None:
+        raise SystemExit(f"no total in {out}")
+    return int(match.group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", default=",".join(ROWS), help="comma-separated rows")
+    parser.add_argument("--games", type=int, help="games per row (default: round 7's)")
+    parser.add_argument("--compiled", action="store_true",
+                        help="put build/compiled first on the path")
+    parser.add_argument("--keep", help="a folder to keep the callgrind files in")
+    parser.add_argument("--inner", nargs=4, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.inner:
+        ruleset, preset, bots, games = args.inner
+        inner(ruleset, preset, bots, int(games))
+        return
+    path = [os.environ.get("PYTHONPATH", "")]
+    if args.compiled:
+        path.insert(0, str(ROOT / "build" / "compiled"))
+    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONPATH=os.pathsep.join(filter(None, path)))
+    folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="callgrind-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    for row in [r.strip() for r in args.rows.split(",") if r.strip()]:
+        games = args.games or ROWS[row][3]
+        name = row.replace("/", "-")
+        full = count(row, games, env, folder / f"{name}.out")
+        base = count(row, 0, env, folder / f"{name}-base.out")
+        print(f"{row:<24} {games:>3} games  {(full - base) / games / 1e6:8.2f} M instructions "
+              f"per game", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,81 @@
+"""Kept answers keyed by the facts they read.
+
+A definition of a rule file, its win conditions and what a stage awaits are worked out
+once and kept in ``state.memo`` while what they read is unchanged (the engine's
+``derived``, ``engine/state.py``). The engine counts changes per part of the state, and
+all of a rule set's flags are one part (``FLAGS``): every fact any step writes moves
+that counter. Keyed by it, the win check (C1.5: the mixed couple reads the lovers, set
+once on the first night) was worked out again after nearly every resolution, because
+some other fact (the attack, the rumours) had changed.
+
+So facts get versions of their own: the interpreter's ``set`` effect, the only writer of
+a fact, records the FLAGS counter at which it changed that fact. Anything else that
+changes a flag (a scenario's setup, another writer) is noticed by the counter having
+moved past the last write recorded: then every fact counts as changed at once. A kept
+answer is keyed by the counters of the other parts it reads and the version of each fact
+it reads; one that reads the flags in general (``awaited``) keeps ``FLAGS`` among its
+parts. The versions live in ``state.memo`` like the answers (a rebuilt or unpickled
+state starts without them), and the entry is replaced whole, never changed in place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import repeat
+from typing import Any
+
+from nightfall.engine.state import FLAGS, GameState, derived
+
+#: ``state.memo`` key of the versions: (FLAGS counter seen, base version, fact -> version)
+_VERSIONS = "rf.fact_versions"
+
+Versions = tuple[int, int, dict[str, int]]
+
+
+def versions(state: GameState) -> Versions:
+    """The facts' versions (a fact not in the mapping has the base version), started
+    afresh when a flag changed since the last recorded write."""
+    now = state.stamp[FLAGS]
+    entry: Versions | None = state.memo.get(_VERSIONS)
+    if entry is None or entry[0] != now:
+        entry = (now, now, {})
+        state.memo[_VERSIONS] = entry
+    return entry
+
+
+def written(state: GameState, fact: str, before: int) -> None:
+    """Record that ``fact`` was written by an event that moved the FLAGS counter from
+    ``before`` (nothing happens when the write changed nothing)."""
+    now = state.stamp[FLAGS]
+    if now == before:
+        return
+    entry: Versions | None = state.memo.get(_VERSIONS)
+    if entry is not None and entry[0] == before:
+        known = dict(entry[2])
+        known[fact] = now
+        state.memo[_VERSIONS] = (now, entry[1], known)
+    else:  # a change not recorded here came first (or nothing was kept yet)
+        state.memo[_VERSIONS] = (now, now, {})
+
+
+def mark(state: GameState, parts: Sequence[int], facts: Sequence[str]) -> tuple[int, ...]:
+    """What a kept answer is valid for: the counters of ``parts``, the versions of
+    ``facts``."""
+    stamp = state.stamp
+    _, base, known = versions(state)
+    return (*map(stamp.__getitem__, parts), *map(known.get, facts, repeat(base)))
+
+
+def kept(state: GameState, key: Any, parts: Sequence[int], facts: Sequence[str],
+         compute: Callable[[GameState], Any]) -> Any:
+    """``compute(state)``, kept under ``key`` while ``parts`` and ``facts`` are
+    unchanged (``engine.state.derived`` with facts of their own)."""
+    if not facts:
+        return derived(state, key, parts, compute)
+    now = mark(state, parts, facts)
+    entry = state.memo.get(key)
+    if entry is not None and entry[0] == now:
+        return entry[1]
+    value = compute(state)
+    state.memo[key] = (now, value)
+    return value
