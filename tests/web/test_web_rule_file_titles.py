@@ -1,10 +1,12 @@
 """A GM's rule file names its own terms (issue 20, docs/rules-format.md "Where a game's file
 is kept"): a file that calls the classic seer (K6.1) "Oracle" is accepted by the web's
-/new/rules and by ``nightfall game new --rules``, and its game's pages, its e-mails and
-``nightfall game status`` say "Oracle", while a classic game open in the same server at
-the same time says "Seer" — requests of both games interleaved, and sent at once from
-several threads. A term's display name is looked up in the scope of the game's rule file
-(``TermNames``, ``Ruleset.term_scope``), never in one table for every game."""
+/new/rules and by ``nightfall game new --rules``, and its game's pages, its e-mails,
+``nightfall game setup``/``status`` and ``nightfall simulate --rules`` say "Oracle", while a
+classic game open in the same server at the same time says "Seer" — requests of both
+games interleaved, and sent at once from several threads; the shipped games' pages stay
+byte for byte the same beside such files. A term's display name is looked up in the
+scope of the game's rule file (``TermNames``, ``Ruleset.term_scope``), never in one table
+for every game."""
 
 from __future__ import annotations
 
@@ -179,14 +181,30 @@ def test_the_command_line_names_the_file_s_titles(tmp_path: Path) -> None:
     for game_id in games:
         for name in ROLES:
             service.signup(game_id, name)
+    # in this process too, where Island and the classic file call the seer "Seer" in the
+    # global table: each command names the terms in its game's scope
+    from typer.testing import CliRunner
+
+    import nightfall.rulesets.island  # noqa: F401
+    from nightfall.cli.app import app
+    from nightfall.rulefile.ruleset import shipped
+
+    shipped("werwolf-classic")
+
+    def here(*args: str) -> str:
+        done = CliRunner().invoke(app, ["game", *args, "--db", f"sqlite:///{db}"],
+                                  env={"COLUMNS": "200"})
+        assert done.exit_code == 0, (args, done.output)
+        return done.output
+
     for game_id, title in games.items():
-        dealt = run("setup", game_id, "--assign", assignment)
+        dealt = here("setup", game_id, "--assign", assignment)
         assert f"{title} (seer)" in dealt, dealt
-    for game_id, title in games.items():
-        shown = run("status", game_id, "--gm")
+    for game_id, title in [*games.items(), *games.items()]:
         other = ({"Oracle", "Seer"} - {title}).pop()
-        assert any("Clara" in line and title in line for line in shown.splitlines()), shown
-        assert other not in shown, shown
+        for shown in (here("status", game_id, "--gm"), run("status", game_id, "--gm")):
+            assert any("Clara" in line and title in line for line in shown.splitlines()), shown
+            assert other not in shown, shown
 
 
 SHIPPED_GAMES = {
@@ -236,3 +254,25 @@ def test_the_shipped_games_pages_stay_the_same_beside_gm_files(env: Env) -> None
     after = [env.client.get(url).text for url in pages]
     changed = [url for url, old, new in zip(pages, before, after, strict=True) if old != new]
     assert changed == []
+
+
+def test_the_simulation_report_names_the_file_s_titles(tmp_path: Path) -> None:
+    """``nightfall simulate --rules`` reports the file's roles by its own titles, in a
+    process where another rule set (Island of Fear, the shipped classic file) calls the
+    seer "Seer" in the global table: the report is printed in its setups' scope."""
+    from typer.testing import CliRunner
+
+    import nightfall.rulesets.island  # noqa: F401  (registers its "Seer")
+    from nightfall.cli.app import app
+    from nightfall.engine.text import Term, TermNames
+    from nightfall.rulefile.ruleset import shipped
+
+    shipped("werwolf-classic")
+    assert TermNames.msgid(Term("role", "seer")) == "Seer"
+    path = tmp_path / "oracle.yaml"
+    path.write_bytes(own_titles("werwolf-oracle", "Oracle"))
+    done = CliRunner().invoke(app, ["simulate", "--rules", str(path), "--games", "2",
+                                    "--jobs", "1", "--seed", "4"], env={"COLUMNS": "200"})
+    assert done.exit_code == 0, done.output
+    assert "Oracle (seer)" in done.output and "Seer (seer)" not in done.output
+    assert TermNames.msgid(Term("role", "seer")) == "Seer"  # outside the report's scope
