@@ -8,9 +8,12 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 from forumkit import BERLIN, post
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nightfall.forum import CHANGELINGS, ISLAND, GameFacts, Reason, VoteCount, count_votes
 from nightfall.forum.count import order_posts
+from nightfall.forum.model import Element, NodeKind, Post
 from nightfall.forum.rules import with_patterns
 
 PLAYERS = ["Ann", "Bob", "Dan"]
@@ -169,3 +172,28 @@ def test_reasons_cover_the_contract() -> None:
     assert {r.value for r in Reason} == {
         "quoted", "edited", "after_deadline", "before_start", "not_a_player", "unknown_name",
         "ambiguous_name", "self_lover", "voiceless", "departed"}
+
+
+def _ordered_by_full_keys(posts: list[Post]) -> list[Post]:
+    """Thread order as ``order_posts`` wrote it: every post's whole key."""
+    unique: dict[str, Post] = {}
+    for item in posts:
+        unique.setdefault(item.id, item)
+    return sorted(unique.values(), key=lambda p: (
+        p.time, p.number if p.number is not None else -1,
+        -1 if (digits := p.id_number) is None else digits, p.file, p.position))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from([None, 1, 2]),
+                          st.sampled_from(["p1", "p2", "p10", "#3", "x", "p02", "p2b"]),
+                          st.sampled_from(["a.html", "b.html"]), st.integers(0, 2)),
+                max_size=12))
+def test_thread_order_reads_tie_breaks_only_where_they_decide(
+        rows: list[tuple[int, int | None, str, str, int]]) -> None:
+    start = datetime(2012, 12, 23, 20, 0, tzinfo=BERLIN)
+    posts = [Post(f"{ident}-{at}" if at % 2 else ident, "Ann",
+                  start.replace(minute=minute), Element(NodeKind.ROOT), number, False, None,
+                  file, position)
+             for at, (minute, number, ident, file, position) in enumerate(rows)]
+    assert [id(p) for p in order_posts(posts)] == [id(p) for p in _ordered_by_full_keys(posts)]

@@ -100,8 +100,8 @@ def survey(found: list[LexborNode]) -> Survey | None:
                 return None  # (a post inside a post)
             continue
         previous = at
-        attributes = node.attributes
-        key = (tag or "", attributes.get("class") or "")
+        # (``attrs`` looks up one attribute; ``attributes`` builds a dict of them all)
+        key = (tag or "", node.attrs.get("class") or "")
         role = _ROLES.get(key, _UNREAD)
         if role is _UNREAD:
             if len(_ROLES) >= _MAX_ROLES:
@@ -109,7 +109,7 @@ def survey(found: list[LexborNode]) -> Survey | None:
             role = _ROLES[key] = _role(*key)
         if role is None:
             return None
-        if tag == "div" and (attributes.get("id") or "").lower().startswith("post_message_"):
+        if tag == "div" and (node.id or "").lower().startswith("post_message_"):
             return None  # (vBulletin 3's post body)
         if isinstance(role, tuple):  # a part of a post
             if not posts:

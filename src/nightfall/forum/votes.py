@@ -39,8 +39,13 @@ def vote_marks(post: Post, rules: VoteRules) -> list[VoteMark]:
         own.extend(_matches(pattern.regex, result.own_bbcode, False, pattern.strict))
         for text in result.quoted_bbcode:
             quoted.extend(_matches(pattern.regex, text, True, pattern.strict))
-    own.sort(key=lambda mark: mark.offset)
+    if len(own) > 1:  # (most posts have one mark or none: no sort, no key function)
+        own.sort(key=_offset)
     return own + quoted
+
+
+def _offset(mark: VoteMark) -> int:
+    return mark.offset
 
 
 def _matches(regex: re.Pattern[str], text: str, quoted: bool, strict: bool) -> list[VoteMark]:
