@@ -80,3 +80,30 @@ def test_every_resolution_step_has_a_title_in_every_language(ruleset_id: str, pr
         assert title is not None and title != step, step
         for locale in ("de", "ru"):
             assert gettext_for(locale)(title) != title, (locale, title)
+
+
+def test_term_names_of_a_scope_come_first_and_stay_in_it() -> None:
+    """Issue 20: a scope's names (a rule file's) are asked before the global table, only
+    inside :meth:`TermNames.scoped` (nested scopes restore the outer one), and a thread
+    of its own starts in no scope, whatever scope another thread is rendering in."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from nightfall.engine.text import Term, TermNames, Text, render
+
+    oracle = Term("zz_test_role", "seer")
+    own = Term("zz_test_role", "owl")
+    TermNames.register("zz_test_role", {"seer": "Seer"})
+    TermNames.register("zz_test_role", {"seer": "Oracle", "owl": "Owl"}, "rules:a")
+    TermNames.register("zz_test_role", {"seer": "Sibyl"}, "rules:b")
+    TermNames.register_missing("zz_test_role", {"seer": "not this", "owl": "Owl"})
+    said = Text("{who}", {"who": oracle})
+    assert (render(said), TermNames.msgid(own)) == ("Seer", "Owl")
+    with TermNames.scoped("rules:a"):
+        assert render(said) == "Oracle"
+        with TermNames.scoped("rules:b"):
+            assert (render(said), TermNames.msgid(own)) == ("Sibyl", "Owl")  # falls back
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                assert pool.submit(render, said).result() == "Seer"
+        assert TermNames.current() == "rules:a"
+    assert TermNames.current() is None and render(said) == "Seer"
+    assert TermNames.known(Term("zz_test_role", "nobody")) is None

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from dbkit import KINDS
 from dbkit import database_url as fresh_database_url
 from nightfall.engine import Command, Game
-from nightfall.engine.text import Term, TermNames
+from nightfall.engine.text import Term, TermNames, Text
 from nightfall.i18n import localize
 from nightfall.rulefile.load import parse_source
 from nightfall.rulefile.ruleset import compile_rules
@@ -146,11 +146,11 @@ def test_the_shipped_file_itself_may_be_used(tmp_path: Path) -> None:
     assert service.load(created.id).state.ruleset == "changelings-data"
 
 
-def test_a_title_another_stored_file_gives_otherwise_is_refused(tmp_path: Path) -> None:
-    """One registry of term names serves every game of a process: a GM's file that titles
-    a role of a stored file otherwise is refused, naming the key and its line, also in a
-    process that never loaded the stored file (the first is stored by another process,
-    ``nightfall game new --rules``)."""
+def test_two_stored_files_that_title_a_term_otherwise_both_load(tmp_path: Path) -> None:
+    """Issue 20: each file's term names have the scope of its hash, so a GM's file that
+    titles a role of another stored file otherwise is accepted — also in a process that
+    never loaded the stored file (the first is stored by another process, ``nightfall game
+    new --rules``) — and each game names the role as its own file does."""
     import subprocess
     import sys
 
@@ -165,15 +165,16 @@ def test_a_title_another_stored_file_gives_otherwise_is_refused(tmp_path: Path) 
     assert TermNames.known(Term("role", "zz_guest")) is None  # not loaded in this process
     second = with_guest("visitor-ponies", "Visitor")
     check = service.check_rules(second, "visitor.yaml")
-    assert [(p.key, p.line) for p in check.problems] == [
-        ("roles.zz_guest.title", second.decode().splitlines().index(
-            next(line for line in second.decode().splitlines() if "zz_guest" in line)) + 1)]
-    assert "Guest" in localize(check.problems[0].message, "en")
-    with pytest.raises(RulesRefused):
-        service.create_from_rules(second, 1)
-    assert counts(service) == (1, 1)
-    # the same title is no conflict: a second file may use it
-    assert service.check_rules(with_guest("guest-again", "Guest"), "again.yaml").ok
+    assert check.ok, check.problems
+    visitor = service.create_from_rules(second, 1)
+    assert counts(service) == (2, 2)
+    (guest_id,) = [m.id for m in service.store.list_games() if m.id != visitor.id]
+    guest = Term("role", "zz_guest")
+    for game_id, title in ((guest_id, "Guest"), (visitor.id, "Visitor"), (guest_id, "Guest")):
+        game = service.load(game_id)
+        with TermNames.scoped(game.ruleset.term_scope):
+            assert TermNames.msgid(guest) == title
+            assert localize(Text("{role}", {"role": guest}), "en") == title
 
 
 def test_a_form_sent_twice_creates_one_game(tmp_path: Path) -> None:

@@ -174,17 +174,24 @@ def test_every_error_is_reported_not_only_the_first(tmp_path: Path) -> None:
     assert keys == ["abilities.elect.checks[1].if", "abilities.vote.checks[1].if"]
 
 
-def test_a_name_another_rule_set_titles_otherwise_is_refused(tmp_path: Path) -> None:
-    """Term titles are one registry for all rule sets: a file may not retitle the role
-    another rule set (here Changelings itself) shows as "Pony"."""
+def test_a_file_may_title_a_name_another_rule_set_titles_otherwise(tmp_path: Path) -> None:
+    """Issue 20: a rule file names its own terms. Retitling the role Changelings itself
+    shows as "Pony" is no error: the file's titles live in the scope of its hash, and the
+    plugin's pages still say "Pony"."""
     import nightfall.rulesets.changelings  # noqa: F401  (registers its names)
+    from nightfall.engine.text import Term, TermNames
 
     path = broken(tmp_path, 'title: "Pony", text: role_pony', 'title: "Little pony", '
                                                               'text: role_pony')
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "languages: [en, de]", "languages: [en]", 1), encoding="utf-8")
     code, errors = check(path)
-    assert code == 2
-    assert errors[0]["key"] == "roles.pony.title"
-    assert "called 'Pony' by another rule set" in str(errors[0]["message"])
+    assert (code, errors) == (0, [])
+    rules = compile_rules(parse_source(path.read_bytes(), "little.yaml"))
+    pony = Term("role", "pony")
+    with TermNames.scoped(rules.term_scope):
+        assert TermNames.msgid(pony) == "Little pony"
+    assert TermNames.msgid(pony) == "Pony"
 
 
 def test_a_stage_after_which_play_may_go_nowhere(tmp_path: Path) -> None:

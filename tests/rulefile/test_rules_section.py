@@ -3,9 +3,8 @@ section") and on titles without a translation in a declared language: each refus
 small broken file names its exact key and line, exit 2.
 
 The small file uses the ids and titles of the shipped classic file (``werwolf-classic``),
-so the one registry of display names (``TermNames``) holds the same titles whichever test
-registers them; the broken variants add terms of their own, which a refused file never
-registers."""
+whose translations the catalogs hold; the broken variants add terms of their own, which a
+refused file never registers."""
 
 from __future__ import annotations
 

@@ -21,6 +21,7 @@ field names, action and role ids (what the GM types), and the JSON of ``log --js
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
 import json
@@ -107,6 +108,7 @@ class Session:
         self._service: GameService | None = None
         self._meta: GameMeta | None = None
         self._players: list[str] | None = None
+        self._scope = contextlib.ExitStack()
 
     def __enter__(self) -> Session:
         try:
@@ -130,8 +132,10 @@ class Session:
         if self.game_id is not None:
             self._meta = self._service.meta(self.game_id)
             # registers the rule set's term names for texts: a game's rule file by the
-            # hash it recorded (never by the id inside the file), else its plugin
-            self._service.store.ruleset_of(self._meta)
+            # hash it recorded (never by the id inside the file), else its plugin; the
+            # command's output names them as the game's rule set titles them (issue 20)
+            ruleset = self._service.store.ruleset_of(self._meta)
+            self._scope.enter_context(TermNames.scoped(ruleset.term_scope))
 
     @property
     def service(self) -> GameService:
@@ -188,6 +192,13 @@ class Session:
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  _tb: TracebackType | None) -> None:
+        try:
+            self._handle(error)
+        finally:
+            self._scope.close()
+
+    def _handle(self, error: BaseException | None) -> None:
+        """A command's failure as its message in the command's language (exit 1 or 2)."""
         if error is None or isinstance(error, (typer.Exit, typer.Abort, KeyboardInterrupt)):
             return
         from nightfall.store import ConcurrencyConflict, UnknownGame

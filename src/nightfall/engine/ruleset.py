@@ -104,6 +104,11 @@ class Ruleset(ABC):
     #: ``"dead"`` (departed players) and ``"observer"`` (outsiders the GM lets in with an
     #: observer link). Empty: only the living post (Changelings C2.7); Island: both (I6.7)
     thread_guests: frozenset[str] = frozenset()
+    #: the scope of this rule set's term names in :class:`TermNames` (``None``: the global
+    #: table, which the built-in rule sets fill): a rule file's own (``rules:<sha256>``), so
+    #: that a GM's file may title its terms as it likes. Adapters render a game's texts in
+    #: it (``TermNames.scoped(game.ruleset.term_scope)``)
+    term_scope: str | None = None
 
     def check_options(self, options: Mapping[str, Any]) -> None:
         """Raise :class:`SetupError` for an option value the game could not be played

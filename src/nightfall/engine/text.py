@@ -8,7 +8,9 @@ itself translated. Rendering happens in :mod:`nightfall.i18n`, outside the engin
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import Any, ClassVar
@@ -66,24 +68,89 @@ class Text:
         restore(self, state)
 
 
+#: the scope of term names the current reader's texts are rendered in (``None``: the global
+#: table only). A context variable, not an argument of every renderer: a page, a mail or a
+#: command's output is rendered by many helpers (templates, the status post, the trace), all
+#: of which name terms, and each renders one game's texts; the adapter that knows the game
+#: enters its scope once (:meth:`TermNames.scoped`), and a web request, a thread or an
+#: asyncio task gets its own copy of the variable, so two games rendered at once never mix
+#: their names.
+_SCOPE: ContextVar[str | None] = ContextVar("nightfall_term_scope", default=None)
+
+
 class TermNames:
-    """Registry of display msgids for terms, filled by the rule sets at import time."""
+    """Registry of display msgids for terms.
+
+    The global table is filled by the built-in rule sets at import time and by the
+    shipped rule files: pages of their games read it, as they always have. A rule file's
+    names are kept in a table of their own scope as well (``rules:<sha256>``, the file's
+    hash as the store keys it, issue 20), so that a GM's file may title a term (``seer``
+    "Oracle") as it likes without changing another rule set's pages: :meth:`msgid` and
+    :meth:`known` ask the current scope first, then the global table. Registering and
+    looking up are display-name bookkeeping only; nothing here reads the game."""
 
     _names: ClassVar[dict[tuple[str, str], str]] = {}
+    _scoped: ClassVar[dict[str, dict[tuple[str, str], str]]] = {}
 
     @classmethod
-    def register(cls, domain: str, names: Mapping[str, str]) -> None:
+    def register(cls, domain: str, names: Mapping[str, str], scope: str | None = None) -> None:
+        """Set the msgids of ``names`` in ``scope``'s table (``None``: the global one)."""
+        table = cls._names if scope is None else cls._scoped.setdefault(scope, {})
         for term_id, msgid in names.items():
-            cls._names[(domain, term_id)] = msgid
+            table[(domain, term_id)] = msgid
+
+    @classmethod
+    def register_missing(cls, domain: str, names: Mapping[str, str]) -> None:
+        """Set the global msgids of those of ``names`` that have none yet (a GM's rule
+        file: its own terms read well in texts rendered outside its scope too, but it
+        never changes what another rule set calls a term)."""
+        for term_id, msgid in names.items():
+            cls._names.setdefault((domain, term_id), msgid)
 
     @classmethod
     def msgid(cls, term: Term) -> str:
-        return cls._names.get((term.domain, term.id), term.id)
+        found = cls.known(term)
+        return term.id if found is None else found
 
     @classmethod
     def known(cls, term: Term) -> str | None:
-        """The registered msgid of ``term``, or ``None`` if it has none."""
-        return cls._names.get((term.domain, term.id))
+        """The msgid of ``term`` in the current scope, else the global one, else ``None``."""
+        key = (term.domain, term.id)
+        scope = _SCOPE.get()
+        if scope is not None:
+            table = cls._scoped.get(scope)
+            if table is not None:
+                found = table.get(key)
+                if found is not None:
+                    return found
+        return cls._names.get(key)
+
+    @staticmethod
+    def current() -> str | None:
+        """The scope texts are rendered in now (``None``: the global table only)."""
+        return _SCOPE.get()
+
+    @staticmethod
+    def enter(scope: str | None) -> None:
+        """Render in ``scope`` for the rest of the current context (a web request: each
+        has its own copy of the context, which ends with it)."""
+        _SCOPE.set(scope)
+
+    @staticmethod
+    def scoped(scope: str | None) -> AbstractContextManager[None]:
+        """Render in ``scope`` inside the ``with`` block (``None``: the global table only),
+        and in the scope of before after it."""
+        return _scoped(scope)
+
+
+@contextmanager
+def _scoped(scope: str | None) -> Iterator[None]:
+    # a module-level generator: mypyc compiles no decorated methods of a class
+    token = _SCOPE.set(scope)
+    try:
+        yield
+    finally:
+        _SCOPE.reset(token)
 
 
 def _identity(msgid: str) -> str:

@@ -67,26 +67,33 @@ class Draft:
 
 @dataclass(frozen=True)
 class Reader:
-    """Who reads a message: his language, his time zone and the game's name for him."""
+    """Who reads a message: his language, his time zone and the game's name for him;
+    ``scope``: the game's scope of term names (``Ruleset.term_scope``: a rule file's own
+    titles, issue 20), which every text of the message is rendered in, whoever composes
+    it (a command's hook, the deadline scheduler, a resend)."""
 
     locale: str
     tz: tzinfo | None
     game_title: str
+    scope: str | None = None
 
     def say(self, msgid: str, **params: Any) -> str:
         """A sentence of the message: ``msgid`` in his language, its first letter a capital
         (English names a stage "day 1", which may open a sentence)."""
-        said = localize(Text(msgid, params), self.locale, self.tz)
+        said = self.text(Text(msgid, params))
         return said[:1].upper() + said[1:]
 
     def text(self, value: Text) -> str:
-        return localize(value, self.locale, self.tz)
+        with TermNames.scoped(self.scope):
+            return localize(value, self.locale, self.tz)
 
     def phase(self, label: str) -> str:
         return render_phase(label, gettext_for(self.locale))
 
     def term(self, domain: str, term_id: str) -> str:
-        return gettext_for(self.locale)(TermNames.msgid(Term(domain, term_id)))
+        with TermNames.scoped(self.scope):
+            msgid = TermNames.msgid(Term(domain, term_id))
+        return gettext_for(self.locale)(msgid)
 
     def moment(self, when: datetime) -> str:
         local = when.astimezone(self.tz) if self.tz is not None else when

@@ -130,7 +130,8 @@ class Notifier:
             if row is not None:
                 locale, zone = row[0] or locale, row[1] or zone
         return compose.Reader(locale, known_zone(str(zone) if zone else None),
-                              compose.game_title(title or "", game.state.ruleset, locale))
+                              compose.game_title(title or "", game.state.ruleset, locale),
+                              game.ruleset.term_scope)
 
     # -- writing rows -----------------------------------------------------------------------
     def enqueue(self, conn: Connection, game_id: str, player: str | None,

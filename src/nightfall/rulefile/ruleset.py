@@ -122,6 +122,8 @@ class DataRuleset(RulesetBase):
         self.id = file.id
         #: what every game of this rule set records (``GameCreated.options``)
         self.rules_file = f"{FORMAT}:sha256:{source.sha256}"
+        #: the scope of the file's term names: its hash, as the store keys files
+        self.term_scope = f"rules:{source.sha256}"
         self.roles = {rid: Role(rid, r.faction, r.rule, r.special) for rid, r in file.roles.items()}
         #: each role's faction and tags, for the functions ``faction``, ``has_tag`` …
         self.role_factions = {rid: r.faction for rid, r in file.roles.items()}
@@ -138,7 +140,6 @@ class DataRuleset(RulesetBase):
     # -- compiling -----------------------------------------------------------------------
     def _compile(self) -> None:
         file, problems = self.file, self.problems
-        self._check_term_names()
         names: dict[str, frozenset[str]] = {
             "role": frozenset(file.roles), "faction": frozenset(file.factions),
             "status": frozenset(file.statuses), "cause": frozenset(file.causes),
@@ -287,27 +288,21 @@ class DataRuleset(RulesetBase):
             ("step", "steps", {k: s.title for k, s in file.steps.items()}),
         ]
 
-    def _check_term_names(self) -> None:
-        """Check the display names of the file's terms against the engine's registry of
-        term names, which is one for all rule sets (``TermNames``): a name another rule
-        set gives another title is refused, not overwritten (it would change that rule
-        set's pages). Nothing is registered here: :func:`compile_rules` registers the
-        names of a file that compiled without a problem, so a broken file leaves the
-        registry as it was (an upload the checker refused named no role on any page)."""
-        for domain, key, names in self.term_names():
-            for name, title in names.items():
-                known = TermNames.known(Term(domain, name))
-                if known is not None and known != title:
-                    path: tuple[str | int, ...] = (key, name) if key in ("draws", "slots") else (
-                        key, name, "title")
-                    self.problems.append(Problem(path, f"the {domain} {name!r} is called "
-                                                       f"{known!r} by another rule set"))
-
     def register_terms(self) -> None:
-        """Give the file's terms their display names in the engine's registry (done once
-        the file is accepted: :func:`compile_rules`, the store's rule files)."""
+        """Give the file's terms their display names (done once the file is accepted:
+        :func:`compile_rules`, the store's rule files): always in the file's own scope
+        (:attr:`term_scope`, which pages of its games are rendered in), so a GM's file may
+        title ``seer`` "Oracle" while another rule set says "Seer" (issue 20). In the
+        global table a shipped file's names are set as the built-in plugins' are; a GM's
+        file sets only names no rule set has given a title yet, so it never changes what
+        another game's pages say."""
+        own = self.source.sha256 in _shipped_hashes()
         for domain, _, names in self.term_names():
-            TermNames.register(domain, names)
+            TermNames.register(domain, names, self.term_scope)
+            if own:
+                TermNames.register(domain, names)
+            else:
+                TermNames.register_missing(domain, names)
 
     def _define(self, head: str, body: Any, functions: dict[str, Function]) -> None:
         match = _DEFINITION.match(head.replace(" ", ""))
@@ -1193,6 +1188,15 @@ def load_rules(path: str | Path) -> DataRuleset:
 SHIPPED = {"changelings-data": Path(__file__).parent / "sets" / "changelings.yaml",
            "werwolf-classic": Path(__file__).parent / "sets" / "classic.yaml"}
 _LOADED: dict[str, DataRuleset] = {}
+
+
+@cache
+def _shipped_hashes() -> frozenset[str]:
+    """The SHA-256 of each shipped rule file (their names are Nightfall's own, like the
+    plugins': :meth:`DataRuleset.register_terms`)."""
+    import hashlib
+
+    return frozenset(hashlib.sha256(path.read_bytes()).hexdigest() for path in SHIPPED.values())
 
 
 def register(rules: DataRuleset) -> None:

@@ -16,6 +16,7 @@ from nightfall.engine import (
     SetupError,
     render,
 )
+from nightfall.engine.text import TermNames, Text
 from nightfall.rulesets import get_ruleset, new_game
 from nightfall.scenario.loader import LoadedScenario, ScenarioError, load_scenario
 from nightfall.scenario.model import CommandStep, ExpectBlock, ExpectStep, GmStep
@@ -114,7 +115,7 @@ def _run_command(game: Game, step: CommandStep | GmStep, number: int) -> dict[st
         if step.expect_error:
             return None
         return {"step": number, "key": label, "expected": "accepted",
-                "actual": f"rejected: {render(error.reason)}"}
+                "actual": f"rejected: {_rendered(game, error.reason)}"}
     except Exception as error:  # an engine bug must be reported, never a traceback
         return {"step": number, "key": label, "expected": "accepted",
                 "actual": f"internal error: {type(error).__name__}: {error}"}
@@ -167,7 +168,7 @@ def _check(game: Game, block: ExpectBlock, number: int) -> list[dict[str, Any]]:
     for post in block.posts or []:
         if not any(_matches(post, p) for p in posts):
             fail("posts", post, posts)
-    said = [render(a.text) for a in game.state.announcements]
+    said = [_rendered(game, a.text) for a in game.state.announcements]
     for words in block.announced or []:
         if not any(words in line for line in said):
             fail("announced", words, said)
@@ -209,3 +210,10 @@ def state_json(game: Game) -> dict[str, Any]:
         "votes": dict(state.last_votes),
         "notices": {p: [dict(n) for n in ns] for p, ns in state.notices.items() if ns},
     }
+
+
+def _rendered(game: Game, text: Text) -> str:
+    """``text`` in English, its terms named as the game's rule set titles them (a rule
+    file's own scope, issue 20)."""
+    with TermNames.scoped(game.ruleset.term_scope):
+        return render(text)

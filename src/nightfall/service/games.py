@@ -99,7 +99,7 @@ class GameService:
         """Check a GM's rule file as ``nightfall rules check`` does (every problem with its
         key and line), and as one site's store needs (``service/rules.py``); stores and
         registers nothing."""
-        return check_rules(data, name, self.store)
+        return check_rules(data, name)
 
     def create_from_rules(self, data: bytes, seed: int, options: Mapping[str, Any] | None = None,
                           locale: str | None = None, title: str = "",

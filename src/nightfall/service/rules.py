@@ -4,9 +4,9 @@
 and line) plus what a file must also be to be stored beside other GMs' files in one
 database: its id is none of a built-in rule set's (a game of ``changelings`` must never
 be played by somebody's upload; ids are at most 32 characters, the width of
-``games.ruleset``), and it gives no term a title another rule set (built-in, shipped or
-stored) gives it otherwise, since one registry of term names serves every game of a
-process.
+``games.ruleset``). Its titles are its own business: a file's term names live in the
+scope of its hash (``engine.text.TermNames``), so a GM's file may call ``seer`` "Oracle"
+beside a rule set or another GM's file that says "Seer".
 
 Nothing is registered or stored while checking: the file's term names are registered by
 :meth:`nightfall.service.GameService.create_from_rules` once its game is stored, so a
@@ -26,7 +26,6 @@ from nightfall.engine.text import N_, Text
 
 if TYPE_CHECKING:
     from nightfall.rulefile.ruleset import DataRuleset
-    from nightfall.store import EventStore
 
 #: the largest rule file a GM may upload (the shipped Changelings file has ~53 kB)
 RULE_FILE_LIMIT = 1024 * 1024
@@ -123,27 +122,7 @@ def _reserved_ids() -> dict[str, set[str]]:
     return reserved
 
 
-def _load_known_names() -> None:
-    """Register the term names of every built-in and shipped rule set first, so the
-    checker compares a file with all of them in every process, not only with those this
-    process happened to load."""
-    from nightfall.rulesets import RULESET_IDS, get_ruleset
-
-    for rid in RULESET_IDS:
-        try:
-            get_ruleset(rid)
-        except Exception:  # a rule set still being written must not block the check
-            continue
-    from nightfall.store.rulefiles import COMPILED
-
-    for shipped in shipped_files():
-        try:
-            COMPILED.ruleset(shipped.sha256, shipped.path.read_bytes)
-        except Exception:  # a broken shipped file is its own tests' business
-            continue
-
-
-def check_rules(data: bytes, name: str, store: EventStore | None = None) -> RulesCheck:
+def check_rules(data: bytes, name: str) -> RulesCheck:
     """Check a rule file's bytes (``name``: what the GM calls it, for messages): the
     checker's problems, or the service's own refusals (see the module's docstring)."""
     import hashlib
@@ -158,20 +137,17 @@ def check_rules(data: bytes, name: str, store: EventStore | None = None) -> Rule
     if len(data) > RULE_FILE_LIMIT:
         return RulesCheck(name, sha256, None, (RulesProblem("<top>", None, Text(N_(
             "The rule file is larger than {limit} kB."), {"limit": RULE_FILE_LIMIT // 1024})),))
-    _load_known_names()
     try:
         source = parse_source(data, name)
         rules = compile_rules(source, register_terms=False)
     except RuleFileError as error:
         return RulesCheck(name, sha256, None, tuple(
             RulesProblem(p.key, p.line, _checker_text(p.message)) for p in error.problems))
-    problems = list(_own_problems(rules, store))
+    problems = list(_own_problems(rules))
     return RulesCheck(name, sha256, None if problems else rules, tuple(problems))
 
 
-def _own_problems(rules: DataRuleset, store: EventStore | None) -> Iterator[RulesProblem]:
-    from nightfall.store.rulefiles import RuleFileRecord, terms_conflicts
-
+def _own_problems(rules: DataRuleset) -> Iterator[RulesProblem]:
     id_line = rules.source.locator.line(("id",))
     reserved = _reserved_ids().get(rules.id)
     if reserved is not None and rules.source.sha256 not in reserved:
@@ -184,18 +160,3 @@ def _own_problems(rules: DataRuleset, store: EventStore | None) -> Iterator[Rule
     elif not _ID.match(rules.id):
         yield RulesProblem("id", id_line, Text(N_(
             "The id is made of small letters, digits, '-' and '_' only.")))
-    if store is None:
-        return
-    record = RuleFileRecord.of(rules)
-    stored = [(rid, terms) for rid, terms in store.rule_file_terms()]
-    keys = {domain: key for domain, key, _ in rules.term_names()}
-    seen: set[tuple[str, str]] = set()
-    for domain, term, _title, known in terms_conflicts(record.terms, stored):
-        if (domain, term) in seen:
-            continue
-        seen.add((domain, term))
-        key = keys[domain]
-        path: tuple[str, ...] = (key, term) if key in ("draws", "slots") else (key, term, "title")
-        yield RulesProblem(".".join(path), rules.source.locator.line(path), Text(N_(
-            "Another rule file on this site calls the {domain} {term} {title}: use that "
-            "title or another id for it."), {"domain": domain, "term": term, "title": known}))

@@ -271,10 +271,14 @@ def print_report(report: Mapping[str, Any], console: Console, locale: str = "en"
     title = _("Nightfall simulation")
     console.print(f"[bold]{escape(title)}[/bold]: {escape(line)}")
     for entry in report["setups"]:
-        print_setup(entry, console, locale)
+        with TermNames.scoped(term_scope(entry["setup"])):
+            print_setup(entry, console, locale)
     effects = report.get("role_effects") or {}
-    if effects.get("roles"):
-        print_role_effects(effects, console, locale)
+    # the role effects compare the setups of one rule set: named as the first one's file
+    scope = next((s for s in (term_scope(e["setup"]) for e in report["setups"]) if s), None)
+    with TermNames.scoped(scope):
+        if effects.get("roles"):
+            print_role_effects(effects, console, locale)
     if "comparison" in report:
         print_comparison(report["comparison"], console, locale)
     timing = report.get("timing") or {}
@@ -283,6 +287,14 @@ def print_report(report: Mapping[str, Any], console: Console, locale: str = "en"
             seconds=f"{timing['wall_seconds']:.1f}", jobs=timing["jobs"],
             rate=f"{timing['games_per_second']:.1f}")
         console.print(f"[dim]{escape(line)}[/dim]")
+
+
+def term_scope(setup: Mapping[str, Any]) -> str | None:
+    """The scope of term names of a described setup (``Setup.describe``): its rule file's
+    (``rules:<sha256>``, as ``DataRuleset.term_scope``), so a report names the roles of a
+    GM's file as the file titles them (issue 20); ``None``: the global table."""
+    ref = setup.get("rule_file")
+    return f"rules:{ref.removeprefix('sha256:')}" if isinstance(ref, str) else None
 
 
 def named(domain: str, term_id: str | None, _: Callable[[str], str],

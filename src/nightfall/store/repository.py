@@ -270,15 +270,6 @@ class EventStore:
         return RuleFileRecord(row["sha256"], row["format"], row["ruleset"], row["title"],
                               bytes(row["data"]), dict(row["terms"]))
 
-    def rule_file_terms(self) -> list[tuple[str, dict[str, Any]]]:
-        """(rule set id, display names) of every stored rule file, for the upload check
-        (one registry of term names serves every game: ``GameService.check_rules``)."""
-        table = schema.rule_files
-        with self.engine.connect() as conn:
-            rows = conn.execute(select(table.c.ruleset, table.c.terms)
-                                .order_by(table.c.created_at)).all()
-        return [(str(r[0]), dict(r[1])) for r in rows]
-
     def ruleset_of(self, meta: GameMeta, conn: Connection | None = None) -> Ruleset:
         """The rule set a stored game is played by: its rule file's, looked up by the
         hash it recorded (compiled once per process, ``store.rulefiles``), else the

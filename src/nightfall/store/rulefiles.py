@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from nightfall.rulefile.ruleset import DataRuleset
@@ -88,18 +88,3 @@ def _compile_stored(sha256: str, data: bytes) -> DataRuleset:
 #: the same bytes in every database)
 COMPILED = CompiledRules()
 
-
-def terms_conflicts(terms: dict[str, dict[str, str]],
-                    stored: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, str, str, str]]:
-    """(domain, term, title of the file, title of a stored file) of every term the new
-    file titles differently from a stored one; ``stored`` is (ruleset id, terms) of the
-    stored files (one registry of term names serves every game of a process)."""
-    found = []
-    for _, other in stored:
-        for domain, names in terms.items():
-            theirs = other.get(domain) or {}
-            for term, title in names.items():
-                known = theirs.get(term)
-                if known is not None and known != title:
-                    found.append((domain, term, title, str(known)))
-    return found

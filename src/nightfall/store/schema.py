@@ -25,8 +25,8 @@ metadata = MetaData()
 #: every rule file a game was created with (issue 20, docs/rules-format.md), by the
 #: SHA-256 of its bytes: a stored game is loaded with the file of its hash, never by the
 #: id inside the file (two files may claim one id). ``terms`` are the file's display
-#: names (domain -> term -> title), read by the upload check without compiling every
-#: stored file: the engine's registry of term names is one for all rule sets.
+#: names (domain -> term -> title), what it calls its terms without compiling it (each
+#: file's names have a scope of their own, so no check compares them with other files').
 rule_files = Table(
     "rule_files",
     metadata,

@@ -11,6 +11,7 @@ from fastapi import Request
 from starlette.concurrency import run_in_threadpool
 
 from nightfall.engine import Command, Game
+from nightfall.engine.text import TermNames
 from nightfall.i18n import known_zone
 from nightfall.service import GameService
 from nightfall.store import GameMeta, UnknownGame
@@ -49,7 +50,16 @@ def load(request: Request, game_id: str) -> Game:
     request.state.game_meta = info
     request.state.game_log = (game_id, loaded.log)
     request.state.game_loaded = loaded
+    enter_scope(loaded.game)
     return loaded.game
+
+
+def enter_scope(game: Game) -> None:
+    """Render the rest of this request in ``game``'s scope of term names (a rule file's
+    own titles, issue 20; a built-in rule set: the global table). A request shows one
+    game, and each request (and each call into the thread pool) runs in a copy of the
+    context, so the scope never reaches another request's page."""
+    TermNames.enter(game.ruleset.term_scope)
 
 
 def remembered(request: Request, game: Game, key: Hashable, compute: Callable[[], T]) -> T:
@@ -75,7 +85,9 @@ def legal_of(request: Request, game: Game, player: str) -> tuple[Command, ...]:
 
 
 async def load_async(request: Request, game_id: str) -> Game:
-    return await run_in_threadpool(load, request, game_id)
+    game = await run_in_threadpool(load, request, game_id)
+    enter_scope(game)  # the thread pool's copy of the context ended with ``load``
+    return game
 
 
 async def log_async(request: Request, game_id: str) -> Sequence[LogEntry]:
