@@ -161,11 +161,15 @@ def load_setup(path: Path | str) -> Setup:
 def _ruleset(ruleset_id: str) -> Any:
     """The installed rule set of that id, a shipped rule file's, or the rule file this
     process was given (``simulate --rules FILE``, registered by its id)."""
-    from nightfall.rulefile.ruleset import registered
+    if ruleset_id not in RULESET_IDS:
+        # imported only for a rule file: a plugin's simulation does not load the
+        # interpreter (it doubled the objects a process holds, and with them the
+        # garbage collector's passes inside the games: docs/balance.md, round 8)
+        from nightfall.rulefile.ruleset import registered
 
-    if ruleset_id not in RULESET_IDS and registered(ruleset_id) is None:
-        raise SetupError(N_("unknown rule set {ruleset} (known: {known})"),
-                         ruleset=repr(ruleset_id), known=", ".join(RULESET_IDS))
+        if registered(ruleset_id) is None:
+            raise SetupError(N_("unknown rule set {ruleset} (known: {known})"),
+                             ruleset=repr(ruleset_id), known=", ".join(RULESET_IDS))
     return get_ruleset(ruleset_id)
 
 
