@@ -27,6 +27,7 @@ from nightfall.engine.abilities import (
     AbilityBook,
     ActorStep,
     Check,
+    ForActor,
     ForTargets,
     OnCommand,
     OnPhase,
@@ -34,6 +35,7 @@ from nightfall.engine.abilities import (
     has_role,
     not_now,
     refusal,
+    two_different,
 )
 from nightfall.engine.errors import SetupError
 from nightfall.engine.phase import ENDED, DeadlineRule
@@ -107,6 +109,12 @@ class CompiledStage:
 
     #: what the inputs still missing depend on: the awaits and the submissions
     missing_parts: tuple[int, ...] = field(init=False)
+    #: the ``state.memo`` keys of what the stage awaits and of what is still missing, and
+    #: the functions that work them out (made once: asked after every command)
+    wanted_key: tuple[str, Any, str] = field(init=False)
+    missing_key: tuple[str, Any, str] = field(init=False)
+    wanted: Callable[[GameState], frozenset[tuple[str, str]]] = field(init=False)
+    still_missing: Callable[[GameState], frozenset[tuple[str, str]]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.missing_parts = tuple(sorted({*self.await_parts, SUBMISSIONS}))
@@ -508,6 +516,20 @@ class DataRuleset(RulesetBase):
                 *keyed_by([e for entry in awaits or () for e in entry
                            if isinstance(e, Expr)]))
             self._check_order(sid, [s for s in [*before, *steps] if s is not None], path)
+            self._bind_awaits(self.stages[(spec.kind, spec.stage)])
+
+    def _bind_awaits(self, stage: CompiledStage) -> None:
+        """The memo keys and compute functions of what ``stage`` awaits (``_missing``)."""
+        stage.wanted_key = ("rf.wanted", self, stage.id)
+        stage.missing_key = ("rf.missing", self, stage.id)
+
+        def wanted(state: GameState) -> frozenset[tuple[str, str]]:
+            return self._wanted(state, stage)
+
+        def still_missing(state: GameState) -> frozenset[tuple[str, str]]:
+            return self._still_missing(state, stage)
+
+        stage.wanted, stage.still_missing = wanted, still_missing
 
     def _await(self, entry: Mapping[str, Any], path: tuple[str | int, ...]
                ) -> tuple[str, Expr, Expr | None, Expr | None, Expr]:
@@ -560,6 +582,9 @@ class DataRuleset(RulesetBase):
         #: what each check function reads (parts of the state, and ACTOR): the engine
         #: shares a check's verdicts between players while those parts are unchanged
         self.check_reads: dict[object, tuple[int, ...]] = {}
+        #: C2.7: per generic ability, whether a player who left may still use it
+        self.after_leaving: dict[str, Expr] = {}
+        self.in_game = ForActor(self._in_game)
         abilities = [self._ability(aid, spec) for aid, spec in self.file.abilities.items()]
         self.book = AbilityBook(abilities, reads=self.check_reads)
         self.does: dict[str, Run] = {}
@@ -590,17 +615,9 @@ class DataRuleset(RulesetBase):
         rules = self
         actor_checks: list[ActorStep] = []
         if spec.generic:
-            after = self._expr(spec.after_leaving, (*path, "after_leaving"), "bool",
-                               actor="player")
-            left = refusal(_LEFT_GAME)
-
-            def in_game(state: GameState, ability: Ability, actor: str) -> Text | None:
-                if state.players[actor].alive or after.run(rules.env(state, actor=actor)):
-                    return None
-                return left
-
-            actor_checks.append(in_game)
-            self.check_reads[in_game] = (*parts_of([after]), PLAYERS, ACTOR)
+            self.after_leaving[aid] = self._expr(spec.after_leaving, (*path, "after_leaving"),
+                                                 "bool", actor="player")
+            actor_checks.append(self.in_game)
             actor_checks.append(has_role)
             if window is not None:
                 test = window.run
@@ -627,6 +644,22 @@ class DataRuleset(RulesetBase):
                        checks=tuple(c for c in checks if c is not None),
                        choices=choices, offered=spec.offered)
 
+    def _in_game(self, state: GameState, actor: str) -> Callable[[Ability], Text | None] | None:
+        """C2.7: a player who left acts no more, but for the abilities whose
+        ``after_leaving`` holds. One check for all of a player's abilities (a
+        :class:`ForActor`: the listing prepares it once per list, not once per ability),
+        which refuses a player still in the game nothing."""
+        if state.players[actor].alive:
+            return None
+        env = self.env(state, actor=actor)
+        after = self.after_leaving
+
+        def check(ability: Ability) -> Text | None:
+            found = after.get(ability.action)
+            return None if found is not None and found.run(env) else refusal(_LEFT_GAME)
+
+        return check
+
     def _check(self, spec: AbilitySpec, index: int, path: tuple[str | int, ...]) -> Check | None:
         """One refusal, classified by what its condition reads: the target (a target
         check, prepared per actor if it also reads the actor), the command (a command
@@ -638,6 +671,11 @@ class DataRuleset(RulesetBase):
                                  self.scope.with_vars(**_COMMAND_VARS), (*path, "refuse"), usage)
         if text is None:
             return None
+        if (spec.targets == 2 and not check.params and _names_one_player_twice(cond.tree)
+                and text(self.env(None)) == two_different(GameState(), _PAIR, _TWICE)):
+            # the engine's own check, refusing with the same text: the listing skips it,
+            # since the pairs it offers are of two different players by construction
+            return OnCommand(two_different)
         used = cond.variables | {v for source in check.params.values()
                                  for v in _variables(source, self.scope)}
         test = cond.run
@@ -963,10 +1001,13 @@ class DataRuleset(RulesetBase):
         return None if missing is None else set(missing)
 
     def all_inputs_in(self, state: GameState) -> bool:
-        """Asked after every command (C2.3, early close): answered from the kept set of
-        what is missing, without building a new one."""
-        missing = self._missing(state)
-        return missing is not None and not missing
+        """Asked after every command (C2.3, early close): whether the submissions hold
+        every input of the kept set of what the stage awaits (one superset test, as the
+        plugin does; the set of what is missing is not built)."""
+        stage = self.stages.get((state.phase.kind, state.phase.stage))
+        if stage is None or stage.awaits is None:
+            return False
+        return state.submissions.keys() >= self._wanted_now(state, stage)
 
     def _missing(self, state: GameState) -> frozenset[tuple[str, str]] | None:
         """The inputs the stage still waits for (``None``: it never closes early), kept
@@ -977,17 +1018,22 @@ class DataRuleset(RulesetBase):
         if stage is None or stage.awaits is None:
             return None
         missing: frozenset[tuple[str, str]] = kept(
-            state, ("rf.missing", self, stage.id), stage.missing_parts, stage.await_facts,
-            lambda s: self._still_missing(s, stage))
+            state, stage.missing_key, stage.missing_parts, stage.await_facts,
+            stage.still_missing)
         return missing
 
     def _still_missing(self, state: GameState, stage: CompiledStage
                        ) -> frozenset[tuple[str, str]]:
-        wanted: frozenset[tuple[str, str]] = kept(
-            state, ("rf.wanted", self, stage.id), stage.await_parts, stage.await_facts,
-            lambda s: self._wanted(s, stage))
+        wanted = self._wanted_now(state, stage)
         submissions = state.submissions
         return frozenset(key for key in wanted if key not in submissions)
+
+    def _wanted_now(self, state: GameState, stage: CompiledStage
+                    ) -> frozenset[tuple[str, str]]:
+        """Every input the stage awaits, kept (:meth:`_wanted`)."""
+        wanted: frozenset[tuple[str, str]] = kept(
+            state, stage.wanted_key, stage.await_parts, stage.await_facts, stage.wanted)
+        return wanted
 
     def awaited_slots(self, state: GameState, player: str) -> list[str]:
         """The slots the stage still waits for from ``player``, in order (the function
@@ -1124,6 +1170,31 @@ def _variables(source: Any, scope: Scope) -> frozenset[str]:
         return compile_expr(source, scope.with_vars(**_COMMAND_VARS)).variables
     except ExprError:
         return frozenset()
+
+
+#: a command that names one player twice (what :func:`two_different` refuses)
+_TWICE = Command("", "", targets=("", ""))
+_PAIR = Ability("", "", "", targets=2)
+
+
+def _names_one_player_twice(tree: Any) -> bool:
+    """Whether an expression's parse tree is ``targets[0] == targets[1]`` (either way
+    round): the command names one player twice."""
+    if tree is None or getattr(tree, "data", None) != "compare":
+        return False
+    left, op, right = tree.children
+    if str(op) != "==":
+        return False
+    found = []
+    for side in (left, right):
+        if getattr(side, "data", None) != "index":
+            return False
+        base, index = side.children
+        if (getattr(base, "data", None) != "name" or str(base.children[0]) != "targets"
+                or getattr(index, "data", None) != "int_"):
+            return False
+        found.append(int(index.children[0]))
+    return sorted(found) == [0, 1]
 
 
 def _phase_true(window: Expr, rules: DataRuleset, phase: Phase) -> bool:
