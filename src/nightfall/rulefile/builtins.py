@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from nightfall.engine.state import PLAYERS as PLAYERS_PART
 from nightfall.rulefile.expr import Env, Function, item_of, list_of
 
 PLAYERS, PHASE, SUBS, OPTIONS, ROLES = "players", "phase", "submissions", "options", "roles"
@@ -52,6 +53,26 @@ def _plus_one(tally: Mapping[str, int], extra: Sequence[str]) -> dict[str, int]:
     for name in extra:
         counter[name] += 1
     return dict(counter)
+
+
+#: ``state.memo`` key of the living players, shared (see :func:`alive_pool`)
+_ALIVE = "rf.alive"
+
+
+def alive_pool(state: Any) -> list[str]:
+    """The players still in the game, in seating order, worked out once while no player
+    changes: every legal list's targets and every ``alive()`` of an expression (the win
+    check, what a stage awaits, the resolution steps). Shared: an expression's value is
+    never changed in place (the interpreter builds every list anew: comprehensions,
+    ``+``, ``sorted``; ``for`` and ``draw`` copy their list first)."""
+    entry = state.memo.get(_ALIVE)  # ``derived`` inlined: asked by every list
+    mark = state.stamp[PLAYERS_PART]
+    if entry is not None and entry[0] == mark:
+        kept: list[str] = entry[1]
+        return kept
+    alive: list[str] = state.alive()
+    state.memo[_ALIVE] = (mark, alive)
+    return alive
 
 
 def _phase(env: Env) -> Any:
@@ -117,7 +138,7 @@ def _fn(params: tuple[str, ...], result: str | Callable[[Sequence[str]], str],
 
 BUILTINS: dict[str, Function] = {
     # the players
-    "alive": _fn((), list_of("player"), lambda env: env["$state"].alive(), PLAYERS),
+    "alive": _fn((), list_of("player"), lambda env: alive_pool(env["$state"]), PLAYERS),
     "players": _fn((), list_of("player"), lambda env: list(env["$state"].players), PLAYERS),
     "is_alive": _fn(("player",), "bool", _is_alive, PLAYERS),
     "role": _fn(("player",), "role", _role, PLAYERS),

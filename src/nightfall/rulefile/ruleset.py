@@ -44,7 +44,15 @@ from nightfall.engine.state import FLAGS, PLAYERS, SUBMISSIONS
 from nightfall.engine.state import PHASE as PHASE_PART
 from nightfall.engine.text import N_, Term, TermNames, Text
 from nightfall.rulefile import hooks as hook_registry
-from nightfall.rulefile.builtins import BUILTINS, FLAG_READS, OPTIONS, PHASE, RECORDS, SUBS
+from nightfall.rulefile.builtins import (
+    BUILTINS,
+    FLAG_READS,
+    OPTIONS,
+    PHASE,
+    RECORDS,
+    SUBS,
+    alive_pool,
+)
 from nightfall.rulefile.builtins import PLAYERS as READS_PLAYERS
 from nightfall.rulefile.effects import (
     EffectCompiler,
@@ -115,6 +123,8 @@ class CompiledStage:
     missing_key: tuple[str, Any, str] = field(init=False)
     wanted: Callable[[GameState], frozenset[tuple[str, str]]] = field(init=False)
     still_missing: Callable[[GameState], frozenset[tuple[str, str]]] = field(init=False)
+    by_player_key: tuple[str, Any, str] = field(init=False)
+    by_player: Callable[[GameState], dict[str, list[str]]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.missing_parts = tuple(sorted({*self.await_parts, SUBMISSIONS}))
@@ -529,7 +539,16 @@ class DataRuleset(RulesetBase):
         def still_missing(state: GameState) -> frozenset[tuple[str, str]]:
             return self._still_missing(state, stage)
 
-        stage.wanted, stage.still_missing = wanted, still_missing
+        def by_player(state: GameState) -> dict[str, list[str]]:
+            found: dict[str, list[str]] = {}
+            for name, slot in self._wanted_now(state, stage):
+                found.setdefault(name, []).append(slot)
+            for slots in found.values():
+                slots.sort()
+            return found
+
+        stage.wanted, stage.still_missing, stage.by_player = wanted, still_missing, by_player
+        stage.by_player_key = ("rf.awaited", self, stage.id)
 
     def _await(self, entry: Mapping[str, Any], path: tuple[str | int, ...]
                ) -> tuple[str, Expr, Expr | None, Expr | None, Expr]:
@@ -1038,19 +1057,19 @@ class DataRuleset(RulesetBase):
     def awaited_slots(self, state: GameState, player: str) -> list[str]:
         """The slots the stage still waits for from ``player``, in order (the function
         ``awaited``: the pass of C2.3 asks it on every legal list)."""
-        missing = self._missing(state)
-        if not missing:
+        stage = self.stages.get((state.phase.kind, state.phase.stage))
+        if stage is None or stage.awaits is None:
             return []
-        key = ("rf.awaited", self)
-        entry = state.memo.get(key)
-        if entry is None or entry[0] is not missing:  # kept as long as that set is
-            by_player: dict[str, list[str]] = {}
-            for name, slot in missing:
-                by_player.setdefault(name, []).append(slot)
-            for slots in by_player.values():
-                slots.sort()
-            entry = state.memo[key] = (missing, by_player)
-        return list(entry[1].get(player, ()))
+        # what the stage awaits by player, kept while what the awaits read is unchanged
+        # (the missing set changes with every command: the lists come one per command)
+        by_player: dict[str, list[str]] = kept(
+            state, stage.by_player_key, stage.await_parts, stage.await_facts,
+            stage.by_player)
+        slots = by_player.get(player)
+        if not slots:
+            return []
+        submissions = state.submissions
+        return [slot for slot in slots if (player, slot) not in submissions]
 
     def _wanted(self, state: GameState, stage: CompiledStage) -> frozenset[tuple[str, str]]:
         """Every input the stage awaits, given or not (kept while the parts of the state
@@ -1119,7 +1138,7 @@ class DataRuleset(RulesetBase):
     def legal_commands(self, state: GameState, player: str) -> list[Command]:
         if state.ended:
             return []
-        return self.book.legal_commands(state, player, state.alive())
+        return self.book.legal_commands(state, player, alive_pool(state))
 
     # -- setup ---------------------------------------------------------------------------
     def presets(self) -> Mapping[str, Preset]:
