@@ -140,6 +140,11 @@ class Function:
     strict: bool = False
     #: a definition compiled into every expression that calls it (see :class:`Inline`)
     inline: Inline | None = None
+    #: a definition without parameters that reads nothing of the game (the roles a liar
+    #: may pretend to be), with ``constant``: its value, worked out at load and used as
+    #: a literal is
+    value: Any = None
+    constant: bool = False
 
 
 @dataclass(frozen=True)
@@ -245,6 +250,17 @@ def _uses(*outs: _Out | None) -> frozenset[str]:
 def _constant(value: Any, kind: str, literal: str | None = None, strict: bool = False
               ) -> _Out:
     return _Out(lambda env: value, kind, literal=literal, value=value, strict=strict)
+
+
+def _constant_value(value: Any, kind: str) -> _Out:
+    """A value worked out at load (a definition that reads nothing of the game), used as
+    a literal is: compared, tested for membership (a list's items as a tuple) and passed
+    to calls as it is; a list is handed out as a new list each time, as a list literal
+    is (what receives it may keep it)."""
+    if isinstance(value, list):
+        items = tuple(value)
+        return _Out(lambda env: list(items), kind, value=value, items=items)
+    return _Out(lambda env: value, kind, value=value)
 
 
 def _reader(name: str) -> Compiled:
@@ -365,6 +381,8 @@ class _Compiler:
         kind = result if isinstance(result, str) else result([o.type for o in outs])
         if function.inline is not None:
             return self._inline(function.inline, outs, kind)
+        if function.constant and not outs:
+            return _constant_value(function.value, kind)
         call = (function.run, outs[0].var) if len(outs) == 1 and outs[0].var is not None else (
             None)
         return _Out(_call_code(function.run, outs), kind, strict=function.strict,
@@ -704,6 +722,13 @@ def _call_code(impl: Callable[..., Any], outs: Sequence[_Out]) -> Compiled:
             c = first.value
             return lambda env: impl(env, c, b(env))
         return lambda env: impl(env, a(env), b(env))
+    if len(outs) == 3:  # (``left_during(p, 'night', phase.number - 1)``: C2.4)
+        x, y, z = outs
+        xr, yr, zr = x.run, y.run, z.run
+        if x.var is not None and y.value is not _NO:
+            v, c = x.var, y.value
+            return lambda env: impl(env, env[v], c, zr(env))
+        return lambda env: impl(env, xr(env), yr(env), zr(env))
     runs = tuple(o.run for o in outs)
     return lambda env: impl(env, *[r(env) for r in runs])
 

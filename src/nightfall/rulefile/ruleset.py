@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from copy import copy
 from dataclasses import dataclass, field
 from datetime import time
 from functools import cache
@@ -362,6 +363,18 @@ class DataRuleset(RulesetBase):
             return
         parts, facts = keyed_by([compiled])
         key, rules = ("rf.define", self, name), self
+        if not params and not compiled.reads and not compiled.facts:
+            # it reads nothing of the game (only the file's tables: roles, factions):
+            # worked out once here, and compiled into its callers as a literal is
+            # (``choice not in disguises`` tests a tuple)
+            try:
+                value = run(self.env(None))
+            except Exception as error:  # reported as the file's problem
+                self.problems.append(Problem(path, f"cannot work out {name!r}: {error}"))
+                return
+            functions[name] = Function((), compiled.type, lambda env: copy(value), frozenset(),
+                                       strict=compiled.strict, value=value, constant=True)
+            return
         if not params:
             # a definition without parameters is a function of the parts of the state it
             # reads: worked out once while they are unchanged (who leads, the mixed
