@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from nightfall.engine.state import PLAYERS as PLAYERS_PART
+from nightfall.engine.state import SUBMISSIONS as SUBMISSIONS_PART
 from nightfall.rulefile.expr import Env, Function, item_of, list_of
 
 PLAYERS, PHASE, SUBS, OPTIONS, ROLES = "players", "phase", "submissions", "options", "roles"
@@ -73,6 +74,32 @@ def alive_pool(state: Any) -> list[str]:
     alive: list[str] = state.alive()
     state.memo[_ALIVE] = (mark, alive)
     return alive
+
+
+#: ``state.memo`` key of the round's submissions by slot (see :func:`_subs`)
+_BY_SLOT = "rf.subs_by_slot"
+_NO_SUBS: list[Any] = []
+
+
+def _subs(env: Env, slot: str) -> list[Any]:
+    """The round's submissions in ``slot``, in the order given (the engine's
+    ``submissions_in``), from an index by slot kept while the submissions are unchanged:
+    a night's resolution asks one slot per step (C15), each a scan of all of them.
+    Shared, like :func:`alive_pool`."""
+    state = env["$state"]
+    entry = state.memo.get(_BY_SLOT)
+    mark = state.stamp[SUBMISSIONS_PART]
+    if entry is None or entry[0] != mark:
+        by_slot: dict[str, list[Any]] = {}
+        for (_, in_slot), submission in state.submissions.items():
+            found = by_slot.get(in_slot)
+            if found is None:
+                by_slot[in_slot] = [submission]
+            else:
+                found.append(submission)
+        entry = state.memo[_BY_SLOT] = (mark, by_slot)
+    subs: list[Any] = entry[1].get(slot, _NO_SUBS)
+    return subs
 
 
 def _phase(env: Env) -> Any:
@@ -158,8 +185,7 @@ BUILTINS: dict[str, Function] = {
                                        and _rules(env).file.roles[r].special)),
     # the round's inputs
     "sub": _fn(("player", "slot"), "sub", _sub, SUBS),
-    "subs": _fn(("slot",), list_of("sub"),
-                lambda env, slot: env["$state"].submissions_in(slot), SUBS),
+    "subs": _fn(("slot",), list_of("sub"), _subs, SUBS),
     "standing_subs": _fn((), list_of("sub"), lambda env: [
         s for s in _state(env).submissions.values() if s.standing], SUBS),
     "awaited": _fn(("player",), list_of("slot"), _awaited, PLAYERS, PHASE, SUBS, FLAG_READS),

@@ -707,6 +707,9 @@ def _call_code(impl: Callable[..., Any], outs: Sequence[_Out]) -> Compiled:
         if one.var is not None:  # a variable: read here, not by its own code
             v = one.var
             return lambda env: impl(env, env[v])
+        if one.field_of is not None:  # ``is_alive(s.player)``: the field read here
+            v, get = one.field_of
+            return lambda env: impl(env, None if (o := env[v]) is None else get(o))
         a = one.run
         return lambda env: impl(env, a(env))
     if len(outs) == 2:
@@ -717,6 +720,9 @@ def _call_code(impl: Callable[..., Any], outs: Sequence[_Out]) -> Compiled:
             if first.var is not None:
                 v = first.var
                 return lambda env: impl(env, env[v], c)
+            if first.field_of is not None:  # ``has(s.player, 'voiceless')``
+                v, get = first.field_of
+                return lambda env: impl(env, None if (o := env[v]) is None else get(o), c)
             return lambda env: impl(env, a(env), c)
         if first.value is not _NO:
             c = first.value
