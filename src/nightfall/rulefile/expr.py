@@ -356,6 +356,17 @@ class _Compiler:
             prun = player.run
             base = self.scope.keys.get(name)
             if base is not None:
+                # the player read here when he is a variable or a field of one
+                # (``partner(p)``, ``partner(s.player)``: C3.2's valid ballot)
+                if player.var is not None:
+                    v = player.var
+                    return _Out(lambda env: env["$state"].flags.get(base + (env[v] or "")),
+                                kind, uses=player.uses)
+                if player.field_of is not None:
+                    v, get = player.field_of
+                    return _Out(lambda env: env["$state"].flags.get(
+                        base + ((None if (o := env[v]) is None else get(o)) or "")),
+                        kind, uses=player.uses)
                 return _Out(lambda env: env["$state"].flags.get(base + (prun(env) or "")),
                             kind, uses=player.uses)
             return _Out(lambda env: env["$facts"].get(env, name, prun(env)), kind,
@@ -728,12 +739,17 @@ def _call_code(impl: Callable[..., Any], outs: Sequence[_Out]) -> Compiled:
             c = first.value
             return lambda env: impl(env, c, b(env))
         return lambda env: impl(env, a(env), b(env))
-    if len(outs) == 3:  # (``left_during(p, 'night', phase.number - 1)``: C2.4)
+    if len(outs) == 3:
         x, y, z = outs
         xr, yr, zr = x.run, y.run, z.run
         if x.var is not None and y.value is not _NO:
+            # ``left_during(p, 'night', phase.number - 1)`` (C2.4)
             v, c = x.var, y.value
             return lambda env: impl(env, env[v], c, zr(env))
+        if x.var is not None and y.var is not None and z.value is not _NO:
+            # ``get(counted, p, 0)`` (C3.3's most votes, per player)
+            v, w, c = x.var, y.var, z.value
+            return lambda env: impl(env, env[v], env[w], c)
         return lambda env: impl(env, xr(env), yr(env), zr(env))
     runs = tuple(o.run for o in outs)
     return lambda env: impl(env, *[r(env) for r in runs])
