@@ -158,9 +158,11 @@ def _strip(env: Env, text: str | None) -> str:
 
 
 def _fn(params: tuple[str, ...], result: str | Callable[[Sequence[str]], str],
-        run: Callable[..., Any], *reads: str, varargs: bool = False) -> Function:
+        run: Callable[..., Any], *reads: str, varargs: bool = False,
+        reduces: str | None = None) -> Function:
     # every function here that returns a bool returns True or False itself
-    return Function(params, result, run, frozenset(reads), varargs, strict=result == "bool")
+    return Function(params, result, run, frozenset(reads), varargs, strict=result == "bool",
+                    reduces=reduces)
 
 
 BUILTINS: dict[str, Function] = {
@@ -195,8 +197,8 @@ BUILTINS: dict[str, Function] = {
                   OPTIONS),
     # lists and numbers
     "len": _fn(("any",), "int", lambda env, xs: len(xs or ())),
-    "some": _fn(("list",), "bool", lambda env, xs: bool(xs)),
-    "first": _fn(("list",), _item, lambda env, xs: xs[0] if xs else None),
+    "some": _fn(("list",), "bool", lambda env, xs: bool(xs), reduces="some"),
+    "first": _fn(("list",), _item, lambda env, xs: xs[0] if xs else None, reduces="first"),
     "unique": _fn(("list",), _same, lambda env, xs: _unique(list(xs))),
     "sorted": _fn(("list",), _same, lambda env, xs: sorted(xs)),
     "take": _fn(("list", "int"), _same, lambda env, xs, n: list(xs[:n])),

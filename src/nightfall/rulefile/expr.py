@@ -145,6 +145,10 @@ class Function:
     #: a literal is
     value: Any = None
     constant: bool = False
+    #: ``first`` or ``some``: of a comprehension, it stops at the first item that passes
+    #: the comprehension's condition (expressions have no effects, so the items after it
+    #: need not be looked at)
+    reduces: str | None = None
 
 
 @dataclass(frozen=True)
@@ -241,6 +245,9 @@ class _Out:
     #: ``run`` reads a field of a variable holding an object (``s.action`` of a
     #: submission): (the variable, the field's getter), for a comparison to read itself
     field_of: tuple[str, Callable[[Any], Any]] | None = None
+    #: ``run`` is a list comprehension: (its variable, source, condition, element; the
+    #: element ``None``: the item itself), for ``first`` and ``some`` to stop early
+    comp: tuple[str, Compiled, Compiled | None, Compiled | None] | None = None
 
 
 def _uses(*outs: _Out | None) -> frozenset[str]:
@@ -394,6 +401,9 @@ class _Compiler:
             return self._inline(function.inline, outs, kind)
         if function.constant and not outs:
             return _constant_value(function.value, kind)
+        if function.reduces is not None and len(outs) == 1 and outs[0].comp is not None:
+            return _Out(_first_of(*outs[0].comp, function.reduces == "some"), kind,
+                        strict=function.strict, uses=outs[0].uses)
         call = (function.run, outs[0].var) if len(outs) == 1 and outs[0].var is not None else (
             None)
         return _Out(_call_code(function.run, outs), kind, strict=function.strict,
@@ -463,9 +473,9 @@ class _Compiler:
         self.local.pop()
         var = str(name)
         uses = over_out.uses | (_uses(cond_out, elem) - {var})
-        return _Out(_comprehension(var, over_out.run, cond_out.run if cond_out else None,
-                                   None if elem.var == var else elem.run),
-                    list_of(elem.type), uses=uses)
+        parts = (var, over_out.run, cond_out.run if cond_out else None,
+                 None if elem.var == var else elem.run)
+        return _Out(_comprehension(*parts), list_of(elem.type), uses=uses, comp=parts)
 
     def _map_comp(self, key: Tree[Token], value: Tree[Token], name: Token,
                   source: Tree[Token], condition: Tree[Token] | None) -> _Out:
@@ -864,6 +874,31 @@ def _comprehension(var: str, over: Compiled, cond: Compiled | None,
             else:
                 env.pop(var, None)
         return found
+
+    return run
+
+
+def _first_of(var: str, over: Compiled, cond: Compiled | None, element: Compiled | None,
+              some: bool) -> Compiled:
+    """``first([element for var in over if cond])`` (``some``: ``some([…])``) without the
+    list: the items are looked at until one passes ``cond`` (who leads, C5; whether
+    anyone left last night, C2.4). The same answer as the whole comprehension's, as an
+    expression changes nothing."""
+    def run(env: Env) -> Any:
+        had, old = var in env, env.get(var)
+        try:
+            for value in over(env):
+                env[var] = value
+                if cond is None or cond(env):
+                    if some:
+                        return True
+                    return value if element is None else element(env)
+        finally:
+            if had:
+                env[var] = old
+            else:
+                env.pop(var, None)
+        return False if some else None
 
     return run
 
