@@ -196,7 +196,7 @@ BUILTINS: dict[str, Function] = {
     "option": _fn(("option",), "any", lambda env, name: _state(env).options.get(name),
                   OPTIONS),
     # lists and numbers
-    "len": _fn(("any",), "int", lambda env, xs: len(xs or ())),
+    "len": _fn(("any",), "int", lambda env, xs: len(xs or ()), reduces="len"),
     "some": _fn(("list",), "bool", lambda env, xs: bool(xs), reduces="some"),
     "first": _fn(("list",), _item, lambda env, xs: xs[0] if xs else None, reduces="first"),
     "unique": _fn(("list",), _same, lambda env, xs: _unique(list(xs))),

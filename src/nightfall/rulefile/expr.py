@@ -248,6 +248,9 @@ class _Out:
     #: ``run`` is a list comprehension: (its variable, source, condition, element; the
     #: element ``None``: the item itself), for ``first`` and ``some`` to stop early
     comp: tuple[str, Compiled, Compiled | None, Compiled | None] | None = None
+    #: ``run`` is ``len(X)``: X's out, for ``len(X) == 0`` to be ``not X`` (a list is
+    #: empty, or ``none``) and of a comprehension to stop at its first item
+    len_of: _Out | None = None
 
 
 def _uses(*outs: _Out | None) -> frozenset[str]:
@@ -401,6 +404,9 @@ class _Compiler:
             return self._inline(function.inline, outs, kind)
         if function.constant and not outs:
             return _constant_value(function.value, kind)
+        if function.reduces == "len" and len(outs) == 1:
+            return _Out(_call_code(function.run, outs), kind, uses=outs[0].uses,
+                        len_of=outs[0])
         if function.reduces is not None and len(outs) == 1 and outs[0].comp is not None:
             return _Out(_first_of(*outs[0].comp, function.reduces == "some"), kind,
                         strict=function.strict, uses=outs[0].uses)
@@ -769,6 +775,19 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
     """The code of ``x OP y``: a constant side compared as a value, ``none`` by
     identity (no value of a rule file equals ``None`` but ``None``)."""
     xr, yr = x.run, y.run
+    if x.value is not _NO and y.value is _NO:
+        x, y = y, x  # the constant on the right (``0 < len(xs)``)
+        xr, yr = x.run, y.run
+        op = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
+    if x.len_of is not None and y.value == 0 and type(y.value) is int and op in (
+            "==", "!=", ">"):
+        # ``len(X) == 0``: X is empty (a list, a map, a text, or ``none``); of a
+        # comprehension, no item passes (stopping at the first that does)
+        arg = x.len_of
+        found = (_first_of(*arg.comp, True) if arg.comp is not None else arg.run)
+        if op == "==":
+            return lambda env: not found(env)
+        return lambda env: bool(found(env))
     if op in ("==", "!="):
         if y.value is None or x.value is None:
             side = x if y.value is None else y
