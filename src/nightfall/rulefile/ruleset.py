@@ -125,6 +125,11 @@ class CompiledStage:
     wanted: Callable[[GameState], frozenset[tuple[str, str]]] = field(init=False)
     still_missing: Callable[[GameState], frozenset[tuple[str, str]]] = field(init=False)
     by_player_key: tuple[str, Any, str] = field(init=False)
+    #: the engine's steps: those before the numbered ones (each run if its condition
+    #: holds) and the numbered ones
+    engine_before: tuple[Step, ...] = field(init=False)
+    before_conditions: tuple[tuple[str, Expr | None], ...] = field(init=False)
+    engine_steps: tuple[Step, ...] = field(init=False)
     by_player: Callable[[GameState], dict[str, list[str]]] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -542,7 +547,11 @@ class DataRuleset(RulesetBase):
             self._bind_awaits(self.stages[(spec.kind, spec.stage)])
 
     def _bind_awaits(self, stage: CompiledStage) -> None:
-        """The memo keys and compute functions of what ``stage`` awaits (``_missing``)."""
+        """The memo keys and compute functions of what ``stage`` awaits (``_missing``),
+        and the engine's steps of its resolution."""
+        stage.engine_before = self._engine_steps(stage.before, 0)
+        stage.before_conditions = tuple((s.id, s.condition) for s in stage.before)
+        stage.engine_steps = self._engine_steps(stage.steps, 1)
         stage.wanted_key = ("rf.wanted", self, stage.id)
         stage.missing_key = ("rf.missing", self, stage.id)
 
@@ -988,28 +997,23 @@ class DataRuleset(RulesetBase):
         stage = self._stage(ctx.state.phase)
         if stage is None:
             return
-        env = self.env(ctx.state)
-        before = [s for s in stage.before if s.condition is None or s.condition.run(env)]
-        if before:
-            ctx.run_steps(self._engine_steps(before, 0))
-        if stage.steps:
-            ctx.run_steps(self._engine_steps(stage.steps, 1))
+        if stage.before:
+            env = self.env(ctx.state)
+            before = tuple(step for step, (_, condition) in zip(
+                stage.engine_before, stage.before_conditions, strict=True)
+                if condition is None or condition.run(env))
+            if before:
+                ctx.run_steps(before)
+        if stage.engine_steps:
+            ctx.run_steps(stage.engine_steps)
         self._run(stage.after, self.ctx_env(ctx))
 
     def _engine_steps(self, steps: Sequence[CompiledStep], start: int) -> tuple[Step, ...]:
-        key = (id(steps), start)
-        found = self._step_cache.get(key) if hasattr(self, "_step_cache") else None
-        if found is None:
-            made = []
-            for number, step in enumerate(steps, start):
-                run = step.run
-                made.append(Step(number if start else 0, step.id, step.rule,
-                                 self._step_runner(run), step.title))
-            found = tuple(made)
-            if not hasattr(self, "_step_cache"):
-                self._step_cache: dict[tuple[int, int], tuple[Step, ...]] = {}
-            self._step_cache[key] = found
-        return found
+        """The engine's steps of a stage (the steps before the numbered ones are numbered
+        0), made once at load (they were made per resolution)."""
+        return tuple(Step(number if start else 0, step.id, step.rule,
+                          self._step_runner(step.run), step.title)
+                     for number, step in enumerate(steps, start))
 
     def _step_runner(self, run: Run) -> Callable[[Context], None]:
         rules, facts = self, self.facts
