@@ -416,19 +416,35 @@ class DataRuleset(RulesetBase):
         def fresh(state: GameState) -> dict[Any, Any]:
             return {}
 
+        missing = object()
+        single = parts[0] if len(parts) == 1 else None
+
         def call(env: Env, *args: Any) -> Any:
             state = env.get("$state")
             # the answers for given arguments are kept while the parts of the state the
             # definition reads are unchanged (``valid_ballots(slot)`` is asked for every
             # ballot); arguments that are lists are not kept
-            known = kept(state, key, parts, facts, fresh) if state is not None else None
-            if known is not None:
+            known: dict[Any, Any] | None = None
+            if state is not None:
+                if not facts:  # ``derived`` inlined (most definitions)
+                    entry = state.memo.get(key)
+                    stamp = state.stamp
+                    mark: Any = (stamp[single] if single is not None
+                                 else tuple(map(stamp.__getitem__, parts)))
+                    if entry is not None and entry[0] == mark:
+                        known = entry[1]
+                    else:
+                        known = {}
+                        state.memo[key] = (mark, known)
+                else:
+                    known = kept(state, key, parts, facts, fresh)
                 try:
-                    return known[args]
-                except KeyError:
-                    pass
+                    found = known.get(args, missing)
                 except TypeError:  # an unhashable argument
                     known = None
+                else:
+                    if found is not missing:
+                        return found
             inner = {"$state": state, "$rules": rules, "$facts": rules.facts}
             inner.update(zip(names, args, strict=True))
             value = run(inner)
