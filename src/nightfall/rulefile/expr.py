@@ -164,6 +164,10 @@ class Inline:
     params: tuple[tuple[str, str], ...]
     #: the scope the definition was compiled in (its parameters as variables)
     scope: Scope
+    #: a definition with a comprehension: compiled in place only where every argument
+    #: is a constant (``acting('liar', 'disguise')``, one per night step, C15): then no
+    #: argument can read a name the comprehension binds
+    constants_only: bool = False
 
 
 @dataclass
@@ -400,7 +404,8 @@ class _Compiler:
         self.facts |= function.facts
         result = function.result
         kind = result if isinstance(result, str) else result([o.type for o in outs])
-        if function.inline is not None:
+        if function.inline is not None and (not function.inline.constants_only or all(
+                o.value is not _NO for o in outs)):
             return self._inline(function.inline, outs, kind)
         if function.constant and not outs:
             return _constant_value(function.value, kind)

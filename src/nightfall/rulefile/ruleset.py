@@ -452,9 +452,14 @@ class DataRuleset(RulesetBase):
                 known[args] = value
             return value
 
+        # called with constants only, it is compiled in place (a call, a memo lookup and
+        # an environment of its own cost more than the comprehension over one slot's
+        # submissions, asked once per resolution)
         functions[name] = Function(tuple(k for _, k in params), compiled.type, call,
                                    compiled.reads, facts=compiled.facts,
-                                   strict=compiled.strict)
+                                   strict=compiled.strict,
+                                   inline=Inline(compiled.tree, tuple(params), scope,
+                                                 constants_only=True))
 
     def _check_calls(self) -> None:
         """Trigger cycles: a procedure that calls itself, directly or through others,
@@ -1116,10 +1121,15 @@ class DataRuleset(RulesetBase):
                 if player is not None:
                     wanted.add((player, slot.run(base)))
                 continue
-            for name in over.run(base):
-                env = {**base, var: name}
-                if cond is None or cond.run(env):
-                    wanted.add((name, slot.run(env)))
+            # the player bound in one environment (a copy per player cost more than the
+            # tests); each entry binds its own name, set afresh for every player
+            test = cond.run if cond is not None else None
+            which = slot.run
+            for name in list(over.run(base)):
+                base[var] = name
+                if test is None or test(base):
+                    wanted.add((name, which(base)))
+            base.pop(var, None)
         return frozenset(wanted)
 
     def winner(self, state: GameState) -> tuple[str, tuple[str, ...]] | None:
