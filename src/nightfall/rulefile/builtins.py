@@ -159,20 +159,20 @@ def _strip(env: Env, text: str | None) -> str:
 
 def _fn(params: tuple[str, ...], result: str | Callable[[Sequence[str]], str],
         run: Callable[..., Any], *reads: str, varargs: bool = False,
-        reduces: str | None = None) -> Function:
+        reduces: str | None = None, reads_player: str | None = None) -> Function:
     # every function here that returns a bool returns True or False itself
     return Function(params, result, run, frozenset(reads), varargs, strict=result == "bool",
-                    reduces=reduces)
+                    reduces=reduces, reads_player=reads_player)
 
 
 BUILTINS: dict[str, Function] = {
     # the players
     "alive": _fn((), list_of("player"), lambda env: alive_pool(env["$state"]), PLAYERS),
     "players": _fn((), list_of("player"), lambda env: list(env["$state"].players), PLAYERS),
-    "is_alive": _fn(("player",), "bool", _is_alive, PLAYERS),
-    "role": _fn(("player",), "role", _role, PLAYERS),
-    "faction": _fn(("player",), "faction", _faction, PLAYERS),
-    "has": _fn(("player", "status"), "bool", _has, PLAYERS),
+    "is_alive": _fn(("player",), "bool", _is_alive, PLAYERS, reads_player="is_alive"),
+    "role": _fn(("player",), "role", _role, PLAYERS, reads_player="role"),
+    "faction": _fn(("player",), "faction", _faction, PLAYERS, reads_player="faction"),
+    "has": _fn(("player", "status"), "bool", _has, PLAYERS, reads_player="has"),
     "has_tag": _fn(("player", "tag"), "bool", _has_tag, PLAYERS),
     "left_during": _fn(("player", "str", "int"), "bool", lambda env, p, kind, number: (
         _state(env).players[p].left_phase == f"{kind} {number}"), PLAYERS),

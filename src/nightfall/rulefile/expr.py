@@ -149,6 +149,9 @@ class Function:
     #: the comprehension's condition (expressions have no effects, so the items after it
     #: need not be looked at)
     reduces: str | None = None
+    #: a builtin that reads one player's record (``role``, ``faction``, ``is_alive``,
+    #: ``has``): a test of it is compiled with the read in place (one call less)
+    reads_player: str | None = None
 
 
 @dataclass(frozen=True)
@@ -255,6 +258,9 @@ class _Out:
     #: ``run`` is ``len(X)``: X's out, for ``len(X) == 0`` to be ``not X`` (a list is
     #: empty, or ``none``) and of a comprehension to stop at its first item
     len_of: _Out | None = None
+    #: ``run`` is ``role(VAR)`` or ``faction(VAR)``: (which, VAR), for a comparison or a
+    #: membership test with constants to read the player's record itself
+    player_read: tuple[str, str] | None = None
 
 
 def _uses(*outs: _Out | None) -> frozenset[str]:
@@ -417,6 +423,19 @@ class _Compiler:
                         strict=function.strict, uses=outs[0].uses)
         call = (function.run, outs[0].var) if len(outs) == 1 and outs[0].var is not None else (
             None)
+        which = function.reads_player
+        if which is not None and outs and outs[0].var is not None:
+            v = outs[0].var
+            if which == "is_alive" and len(outs) == 1:
+                return _Out(lambda env: (p := env["$state"].players.get(env[v])) is not None
+                            and p.alive, kind, strict=True, uses=_uses(*outs), call=call)
+            if which == "has" and len(outs) == 2 and outs[1].value is not _NO:
+                status = outs[1].value
+                return _Out(lambda env: (p := env["$state"].players.get(env[v])) is not None
+                            and status in p.statuses, kind, strict=True, uses=_uses(*outs))
+            if which in ("role", "faction") and len(outs) == 1:
+                return _Out(_call_code(function.run, outs), kind, strict=function.strict,
+                            uses=_uses(*outs), call=call, player_read=(which, v))
         return _Out(_call_code(function.run, outs), kind, strict=function.strict,
                     uses=_uses(*outs), call=call)
 
@@ -593,6 +612,10 @@ class _Compiler:
         x, y = xo.run, yo.run
         if yo.items is not None:  # a list of constants: the same items, never rebuilt
             items = yo.items
+            if xo.player_read is not None and xo.player_read[0] == "role":
+                v = xo.player_read[1]  # ``role(p) in [...]``: the record read here
+                return _Out(lambda env: (p := env["$state"].players.get(env[v])) is not None
+                            and p.role in items, "bool", strict=True, uses=xo.uses)
             if xo.call is not None:  # ``role(p) in [...]``: the function called here
                 impl, v = xo.call
                 return _Out(lambda env: impl(env, env[v]) in items, "bool", strict=True,
@@ -819,6 +842,8 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
                 if op == "==":
                     return lambda env: env[v] == c
                 return lambda env: env[v] != c
+            if x.player_read is not None:  # ``role(p) == 'shield'``: the record read here
+                return _player_compare(op, *x.player_read, c)
             if x.call is not None:  # ``role(p) == 'shield'``: the function called here
                 impl, v = x.call
                 if op == "==":
@@ -851,6 +876,22 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
         c = y.value
         return lambda env: fn(xr(env), c)
     return lambda env: fn(xr(env), yr(env))
+
+
+def _player_compare(op: str, which: str, var: str, c: Any) -> Compiled:
+    """``role(VAR) == C`` / ``faction(VAR) == C`` (``!=``) with the player's record read
+    here: what the builtin would return (``none`` for no such player, never equal to a
+    constant that is not ``none``), compared, in one function."""
+    if which == "role":
+        if op == "==":
+            return lambda env: (p := env["$state"].players.get(env[var])) is not None and (
+                p.role == c)
+        return lambda env: (p := env["$state"].players.get(env[var])) is None or p.role != c
+    if op == "==":
+        return lambda env: (p := env["$state"].players.get(env[var])) is not None and (
+            env["$rules"].role_factions.get(p.role) == c)
+    return lambda env: (p := env["$state"].players.get(env[var])) is None or (
+        env["$rules"].role_factions.get(p.role) != c)
 
 
 def _field_compare(op: str, var: str, get: Callable[[Any], Any], c: Any) -> Compiled:
