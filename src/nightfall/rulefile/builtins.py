@@ -192,7 +192,7 @@ BUILTINS: dict[str, Function] = {
         s for s in _state(env).submissions.values() if s.standing], SUBS),
     "awaited": _fn(("player",), list_of("slot"), _awaited, PLAYERS, PHASE, SUBS, FLAG_READS),
     # the phase and the options
-    "phase": _fn((), "phase", _phase, PHASE),
+    "phase": _fn((), "phase", _phase, PHASE, reads_player="phase"),
     "option": _fn(("option",), "any", lambda env, name: _state(env).options.get(name),
                   OPTIONS),
     # lists and numbers

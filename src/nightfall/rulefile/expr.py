@@ -150,7 +150,8 @@ class Function:
     #: need not be looked at)
     reduces: str | None = None
     #: a builtin that reads one player's record (``role``, ``faction``, ``is_alive``,
-    #: ``has``): a test of it is compiled with the read in place (one call less)
+    #: ``has``) or the phase (``phase``): a test of it is compiled with the read in
+    #: place (one call less)
     reads_player: str | None = None
 
 
@@ -261,6 +262,11 @@ class _Out:
     #: ``run`` is ``role(VAR)`` or ``faction(VAR)``: (which, VAR), for a comparison or a
     #: membership test with constants to read the player's record itself
     player_read: tuple[str, str] | None = None
+    #: ``run`` is ``phase`` (the game's phase, never ``none`` in a game): a field of it
+    #: is read in place (``phase.kind == 'night'``: the windows, C2.3)
+    is_phase: bool = False
+    #: ``run`` reads a field of the phase: the field's getter (see :attr:`is_phase`)
+    phase_field: Callable[[Any], Any] | None = None
 
 
 def _uses(*outs: _Out | None) -> frozenset[str]:
@@ -424,6 +430,8 @@ class _Compiler:
         call = (function.run, outs[0].var) if len(outs) == 1 and outs[0].var is not None else (
             None)
         which = function.reads_player
+        if which == "phase" and not outs:
+            return _Out(function.run, kind, uses=frozenset(), is_phase=True)
         if which is not None and outs and outs[0].var is not None:
             v = outs[0].var
             if which == "is_alive" and len(outs) == 1:
@@ -677,6 +685,9 @@ class _Compiler:
         else:
             raise ExprError(f"{_article(out.type)} has no field {key!r}")
         brun = out.run
+        if out.is_phase:  # ``phase.kind``: the state's phase read here
+            get = operator.attrgetter(key)
+            return _Out(lambda env: get(env["$state"].phase), kind, phase_field=get)
         if out.type in _OBJECT_RECORDS:
             get = operator.attrgetter(key)
             if out.var is not None:
@@ -844,6 +855,11 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
                 return lambda env: env[v] != c
             if x.player_read is not None:  # ``role(p) == 'shield'``: the record read here
                 return _player_compare(op, *x.player_read, c)
+            if x.phase_field is not None:  # ``phase.kind == 'night'``: in one function
+                get = x.phase_field
+                if op == "==":
+                    return lambda env: get(env["$state"].phase) == c
+                return lambda env: get(env["$state"].phase) != c
             if x.call is not None:  # ``role(p) == 'shield'``: the function called here
                 impl, v = x.call
                 if op == "==":
