@@ -664,6 +664,10 @@ class DataRuleset(RulesetBase):
         abilities = [self._ability(aid, spec) for aid, spec in self.file.abilities.items()]
         self.book = AbilityBook(abilities, reads=self.check_reads)
         self.does: dict[str, Run] = {}
+        #: the abilities whose command is just submitted in its slot (``does`` left as
+        #: it is by default): handled without an environment
+        self.plain_submit: frozenset[str] = frozenset(
+            aid for aid, spec in self.file.abilities.items() if spec.does == [{"submit": True}])
         variables = _COMMAND_VARS
         for aid, spec in self.file.abilities.items():
             self.does[aid] = self._effects(spec.does, ("abilities", aid, "does"), **variables)
@@ -1024,6 +1028,9 @@ class DataRuleset(RulesetBase):
 
     def handle(self, ctx: Context, command: Command) -> None:
         ability = self.book.check(ctx.state, command)
+        if ability.action in self.plain_submit:  # most commands: the ``submit`` effect
+            ctx.submit(command, ability.slot, standing=ability.standing)
+            return
         env = self.command_env(ctx.state, command)
         env["$ctx"], env["$ability"] = ctx, ability
         self._run(self.does[ability.action], env)
