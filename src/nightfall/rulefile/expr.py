@@ -267,6 +267,9 @@ class _Out:
     is_phase: bool = False
     #: ``run`` reads a field of the phase: the field's getter (see :attr:`is_phase`)
     phase_field: Callable[[Any], Any] | None = None
+    #: the code of ``not`` this test, in one function (``not team(p)`` is
+    #: ``faction(p) != 'changelings'``; ``not has(p, 'voiceless')``)
+    negated: Compiled | None = None
 
 
 def _uses(*outs: _Out | None) -> frozenset[str]:
@@ -436,11 +439,15 @@ class _Compiler:
             v = outs[0].var
             if which == "is_alive" and len(outs) == 1:
                 return _Out(lambda env: (p := env["$state"].players.get(env[v])) is not None
-                            and p.alive, kind, strict=True, uses=_uses(*outs), call=call)
+                            and p.alive, kind, strict=True, uses=_uses(*outs), call=call,
+                            negated=lambda env: (p := env["$state"].players.get(env[v]))
+                            is None or not p.alive)
             if which == "has" and len(outs) == 2 and outs[1].value is not _NO:
                 status = outs[1].value
                 return _Out(lambda env: (p := env["$state"].players.get(env[v])) is not None
-                            and status in p.statuses, kind, strict=True, uses=_uses(*outs))
+                            and status in p.statuses, kind, strict=True, uses=_uses(*outs),
+                            negated=lambda env: (p := env["$state"].players.get(env[v]))
+                            is None or status not in p.statuses)
             if which in ("role", "faction") and len(outs) == 1:
                 return _Out(_call_code(function.run, outs), kind, strict=function.strict,
                             uses=_uses(*outs), call=call, player_read=(which, v))
@@ -464,6 +471,10 @@ class _Compiler:
                            uses=out.uses)
             bound[param] = arg
         body = _Compiler(inline.scope, bound).compile(inline.tree)
+        if not first:
+            # what the body's code is known to be holds in the caller too (its variables
+            # are the caller's): ``not team(p)`` uses the opposite test
+            return replace(body, type=kind, literal=None)
         run = body.run
         if first:
             inner, pending = run, tuple(first)
@@ -572,6 +583,8 @@ class _Compiler:
     def _not_(self, a: Tree[Token]) -> _Out:
         xo = self._bool(a, "not")
         x = xo.run
+        if xo.negated is not None:  # a comparison or a test of a record: its opposite
+            return _Out(xo.negated, "bool", strict=True, uses=xo.uses, negated=x)
         if xo.call is not None:  # ``not has(p, 'x')`` has two arguments; one: called here
             impl, v = xo.call
             return _Out(lambda env: not impl(env, env[v]), "bool", strict=True, uses=xo.uses)
@@ -603,8 +616,10 @@ class _Compiler:
                 equals = (x.var, y.run)
             elif y.var is not None and y.var not in x.uses:
                 equals = (y.var, x.run)
+        negated = (_compare_code("!=" if str(op) == "==" else "==", x, y)
+                   if str(op) in ("==", "!=") else None)
         return _Out(_compare_code(str(op), x, y), "bool", strict=True, uses=_uses(x, y),
-                    equals=equals)
+                    equals=equals, negated=negated)
 
     def _membership(self, a: Tree[Token], b: Tree[Token]) -> tuple[_Out, _Out]:
         x, y = self.compile(a), self.compile(b)
