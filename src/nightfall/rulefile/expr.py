@@ -270,6 +270,10 @@ class _Out:
     #: the code of ``not`` this test, in one function (``not team(p)`` is
     #: ``faction(p) != 'changelings'``; ``not has(p, 'voiceless')``)
     negated: Compiled | None = None
+    #: ``run`` reads a fact's flag: (its key, or the key's prefix and the variable naming
+    #: the player), for ``FACT == none`` to read it itself (``attack != none``,
+    #: ``partner(p) != none``)
+    flag: tuple[str, str | None] | None = None
 
 
 def _uses(*outs: _Out | None) -> frozenset[str]:
@@ -363,7 +367,7 @@ class _Compiler:
             self.facts.add(name)
             key = self.scope.keys.get(name)
             if key is not None:
-                return _Out(lambda env: env["$state"].flags.get(key), kind)
+                return _Out(lambda env: env["$state"].flags.get(key), kind, flag=(key, None))
             return _Out(lambda env: env["$facts"].get(env, name, None), kind)
         if name in self.scope.functions and not self.scope.functions[name].params:
             return self._call(token)
@@ -390,7 +394,7 @@ class _Compiler:
                 if player.var is not None:
                     v = player.var
                     return _Out(lambda env: env["$state"].flags.get(base + (env[v] or "")),
-                                kind, uses=player.uses)
+                                kind, uses=player.uses, flag=(base, v))
                 if player.field_of is not None:
                     v, get = player.field_of
                     return _Out(lambda env: env["$state"].flags.get(
@@ -847,6 +851,15 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
             side = x if y.value is None else y
             if side.field_of is not None:  # ``s.target != none``
                 return _field_compare(op, *side.field_of, None)
+            if side.flag is not None:  # ``attack != none``, ``partner(p) != none``
+                key, who = side.flag
+                if who is None:
+                    if op == "==":
+                        return lambda env: env["$state"].flags.get(key) is None
+                    return lambda env: env["$state"].flags.get(key) is not None
+                if op == "==":
+                    return lambda env: env["$state"].flags.get(key + (env[who] or "")) is None
+                return lambda env: env["$state"].flags.get(key + (env[who] or "")) is not None
             if side.var is not None:  # a variable read here, not by a function of its own
                 v = side.var
                 if op == "==":
