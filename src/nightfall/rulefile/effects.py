@@ -127,6 +127,8 @@ class EffectCompiler:
                  procedures: Mapping[str, Mapping[str, str]],
                  hooks: Mapping[str, Any], problems: list[Problem]) -> None:
         self.scope = scope
+        #: each text without parameters (built once) by the function that returns it
+        self.fixed_texts: dict[Callable[[Env], Text], Text] = {}
         #: each compiled ``if`` without ``else``: its test and its effects
         self.guards: dict[Run, tuple[Callable[[Env], Any], Run]] = {}
         self.texts = texts
@@ -177,7 +179,12 @@ class EffectCompiler:
             # a text without parameters is built once (refusals that every legal list
             # meets: "not the leader", "nothing awaited from you"); a Text is never changed
             made = Text(msgid)
-            return lambda env: made
+
+            def fixed(env: Env) -> Text:
+                return made
+
+            self.fixed_texts[fixed] = made
+            return fixed
 
         def build(env: Env) -> Text:
             return Text(msgid, {name: convert(run(env)) for name, run, convert in converters})

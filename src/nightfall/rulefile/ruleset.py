@@ -803,9 +803,17 @@ class DataRuleset(RulesetBase):
 
             return OnTarget(on_target)
 
-        def on_actor(state: GameState, ability: Ability, actor: str) -> Text | None:
-            env = {"$state": state, "$rules": rules, "$facts": facts, "actor": actor}
-            return text(env) if test(env) else None
+        fixed = self.effects.fixed_texts.get(text)
+        if fixed is not None:
+            # a refusal without parameters, returned as it is (most actor checks refuse
+            # most players: not the leader, nothing awaited from you)
+            def on_actor(state: GameState, ability: Ability, actor: str) -> Text | None:
+                return fixed if test({"$state": state, "$rules": rules, "$facts": facts,
+                                      "actor": actor}) else None
+        else:
+            def on_actor(state: GameState, ability: Ability, actor: str) -> Text | None:
+                env = {"$state": state, "$rules": rules, "$facts": facts, "actor": actor}
+                return text(env) if test(env) else None
 
         if "actor" not in used and not cond.facts and cond.reads <= {PHASE}:
             return OnPhase(on_actor)
