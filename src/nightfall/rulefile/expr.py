@@ -569,6 +569,13 @@ class _Compiler:
     def _or_(self, a: Tree[Token], b: Tree[Token]) -> _Out:
         xo, yo = self._bool(a, "or"), self._bool(b, "or")
         x, y = xo.run, yo.run
+        kx, ky = _truth(xo), _truth(yo)  # a side known at load (an expression is pure)
+        if kx is True or ky is True:
+            return _constant(True, "bool", strict=True)
+        if kx is False:
+            return _as_bool(yo)
+        if ky is False:
+            return _as_bool(xo)
         if xo.strict and yo.strict:
             terms = (*(xo.or_ or (x,)), y)
             return _Out(_any_of(terms), "bool", strict=True, uses=_uses(xo, yo), or_=terms)
@@ -578,6 +585,13 @@ class _Compiler:
     def _and_(self, a: Tree[Token], b: Tree[Token]) -> _Out:
         xo, yo = self._bool(a, "and"), self._bool(b, "and")
         x, y = xo.run, yo.run
+        kx, ky = _truth(xo), _truth(yo)  # (``slot == 'vote'`` of C3.2 for a known slot)
+        if kx is False or ky is False:
+            return _constant(False, "bool", strict=True)
+        if kx is True:
+            return _as_bool(yo)
+        if ky is True:
+            return _as_bool(xo)
         if xo.strict and yo.strict:
             terms = (*(xo.and_ or (x,)), y)
             return _Out(_all_of(terms), "bool", strict=True, uses=_uses(xo, yo), and_=terms)
@@ -587,6 +601,8 @@ class _Compiler:
     def _not_(self, a: Tree[Token]) -> _Out:
         xo = self._bool(a, "not")
         x = xo.run
+        if xo.value is not _NO:
+            return _constant(not xo.value, "bool", strict=True)
         if xo.negated is not None:  # a comparison or a test of a record: its opposite
             return _Out(xo.negated, "bool", strict=True, uses=xo.uses, negated=x)
         if xo.call is not None:  # ``not has(p, 'x')`` has two arguments; one: called here
@@ -620,6 +636,11 @@ class _Compiler:
                 equals = (x.var, y.run)
             elif y.var is not None and y.var not in x.uses:
                 equals = (y.var, x.run)
+        if x.value is not _NO and y.value is not _NO:  # two constants: known at load
+            compare: Callable[[Any, Any], bool] = {
+                "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+                ">": operator.gt, ">=": operator.ge}[str(op)]
+            return _constant(bool(compare(x.value, y.value)), "bool", strict=True)
         negated = (_compare_code("!=" if str(op) == "==" else "==", x, y)
                    if str(op) in ("==", "!=") else None)
         return _Out(_compare_code(str(op), x, y), "bool", strict=True, uses=_uses(x, y),
@@ -747,6 +768,19 @@ class _Compiler:
             value = b.type[4:-1].split(",", 1)[1]
             return _Out(lambda env: brun(env).get(irun(env)), value, uses=uses)
         raise ExprError(f"{_article(b.type)} cannot be indexed")
+
+
+def _truth(out: _Out) -> bool | None:
+    """Whether a condition is known at load to hold (``None``: it is not known)."""
+    return None if out.value is _NO else bool(out.value)
+
+
+def _as_bool(out: _Out) -> _Out:
+    """``out`` as a condition that returns ``True`` or ``False`` itself."""
+    if out.strict:
+        return out
+    run = out.run
+    return _Out(lambda env: bool(run(env)), "bool", strict=True, uses=out.uses)
 
 
 def _all_of(terms: tuple[Compiled, ...]) -> Compiled:
