@@ -439,6 +439,25 @@ class _Compiler:
         which = function.reads_player
         if which == "phase" and not outs:
             return _Out(function.run, kind, uses=frozenset(), is_phase=True)
+        if which in ("is_alive", "has") and outs and outs[0].field_of is not None and (
+                len(outs) == 1 or outs[1].value is not _NO):
+            # ``is_alive(s.target)``, ``has(s.player, 'voiceless')`` (C3.2's ballots):
+            # the field and the player's record read here
+            fv, get = outs[0].field_of
+            if which == "is_alive" and len(outs) == 1:
+                return _Out(lambda env: (o := env[fv]) is not None and (
+                    p := env["$state"].players.get(get(o))) is not None and p.alive,
+                    kind, strict=True, uses=_uses(*outs),
+                    negated=lambda env: (o := env[fv]) is None or (
+                        p := env["$state"].players.get(get(o))) is None or not p.alive)
+            if which == "has" and len(outs) == 2:
+                status = outs[1].value
+                return _Out(lambda env: (o := env[fv]) is not None and (
+                    p := env["$state"].players.get(get(o))) is not None
+                    and status in p.statuses, kind, strict=True, uses=_uses(*outs),
+                    negated=lambda env: (o := env[fv]) is None or (
+                        p := env["$state"].players.get(get(o))) is None
+                    or status not in p.statuses)
         if which is not None and outs and outs[0].var is not None:
             v = outs[0].var
             if which == "is_alive" and len(outs) == 1:
@@ -538,6 +557,31 @@ class _Compiler:
         var, krun, vrun = str(name), k.run, v.run
         over = over_out.run
         cond = cond_out.run if cond_out is not None else None
+
+        kget = k.field_of[1] if k.field_of is not None and k.field_of[0] == var else None
+        vget = v.field_of[1] if v.field_of is not None and v.field_of[0] == var else None
+        if kget is not None and vget is not None:
+            # ``{s.player: s.target for s in …}`` (C3.2's ballots): the fields read here
+            def fields(env: Env) -> dict[Any, Any]:
+                found: dict[Any, Any] = {}
+                had, old = var in env, env.get(var)
+                try:
+                    for item in over(env):
+                        env[var] = item
+                        if cond is None or cond(env):
+                            if item is None:
+                                found[None] = None
+                            else:
+                                found[kget(item)] = vget(item)
+                finally:
+                    if had:
+                        env[var] = old
+                    else:
+                        env.pop(var, None)
+                return found
+
+            return _Out(fields, f"map[{k.type},{v.type}]",
+                        uses=over_out.uses | (_uses(cond_out, k, v) - {var}))
 
         def run(env: Env) -> dict[Any, Any]:
             # the item is bound in the environment itself and the name's old value put
