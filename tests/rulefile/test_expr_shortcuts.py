@@ -67,6 +67,10 @@ def run(source: str, state: GameState | None = None, **env: Any) -> Any:
     ("partner(p) != none", "Ann", True),
     ("partner(p) == none", "Bob", True),
     ("partner(p) == none", None, True),  # none names nobody: no flag of that key
+    ("sub(p, 'vote') == none", "Ann", False),
+    ("sub(p, 'vote') != none", "Cid", True),  # a pass is a submission too
+    ("sub(p, 'kill') == none", "Ann", True),
+    ("sub(p, 'vote') == none", None, True),
 ])
 def test_a_test_of_one_players_record(source: str, p: str | None, expected: bool) -> None:
     assert run(source, p=p) is expected

@@ -186,7 +186,7 @@ BUILTINS: dict[str, Function] = {
                    lambda env, r: bool(r in _rules(env).file.roles
                                        and _rules(env).file.roles[r].special)),
     # the round's inputs
-    "sub": _fn(("player", "slot"), "sub", _sub, SUBS),
+    "sub": _fn(("player", "slot"), "sub", _sub, SUBS, reads_player="sub"),
     "subs": _fn(("slot",), list_of("sub"), _subs, SUBS),
     "standing_subs": _fn((), list_of("sub"), lambda env: [
         s for s in _state(env).submissions.values() if s.standing], SUBS),

@@ -274,6 +274,9 @@ class _Out:
     #: the player), for ``FACT == none`` to read it itself (``attack != none``,
     #: ``partner(p) != none``)
     flag: tuple[str, str | None] | None = None
+    #: ``run`` is ``sub(VAR, SLOT)`` of a constant slot: (VAR, SLOT), for
+    #: ``sub(actor, 'vote') == none`` to be a test of the submissions' keys
+    sub_key: tuple[str, Any] | None = None
 
 
 def _uses(*outs: _Out | None) -> frozenset[str]:
@@ -439,6 +442,10 @@ class _Compiler:
         which = function.reads_player
         if which == "phase" and not outs:
             return _Out(function.run, kind, uses=frozenset(), is_phase=True)
+        if which == "sub" and len(outs) == 2 and outs[0].var is not None and (
+                outs[1].value is not _NO):
+            return _Out(_call_code(function.run, outs), kind, uses=_uses(*outs),
+                        sub_key=(outs[0].var, outs[1].value))
         if which in ("is_alive", "has") and outs and outs[0].field_of is not None and (
                 len(outs) == 1 or outs[1].value is not _NO):
             # ``is_alive(s.target)``, ``has(s.player, 'voiceless')`` (C3.2's ballots):
@@ -929,6 +936,13 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
             side = x if y.value is None else y
             if side.field_of is not None:  # ``s.target != none``
                 return _field_compare(op, *side.field_of, None)
+            if side.sub_key is not None:  # ``sub(actor, 'vote') == none`` (C3.1's unvote)
+                giver, slot = side.sub_key
+                if op == "==":
+                    return lambda env: (p := env[giver]) is None or (
+                        (p, slot) not in env["$state"].submissions)
+                return lambda env: (p := env[giver]) is not None and (
+                    (p, slot) in env["$state"].submissions)
             if side.flag is not None:  # ``attack != none``, ``partner(p) != none``
                 key, who = side.flag
                 if who is None:
