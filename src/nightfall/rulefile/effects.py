@@ -187,7 +187,10 @@ class EffectCompiler:
             return fixed
 
         def build(env: Env) -> Text:
-            return Text(msgid, {name: convert(run(env)) for name, run, convert in converters})
+            params = {}
+            for name, run, convert in converters:  # a loop: a comprehension is a call
+                params[name] = convert(run(env))
+            return Text(msgid, params)
 
         return build
 
@@ -365,7 +368,10 @@ class EffectCompiler:
             # the procedure sees the game and its own parameters, nothing of the caller's
             # names (the caller's environment is not copied: only what the interpreter
             # keeps under ``$`` names goes with it)
-            inner = {key: env[key] for key in _GAME_KEYS if key in env}
+            inner = {}
+            for key in _GAME_KEYS:  # a loop: a comprehension is a call of its own
+                if key in env:
+                    inner[key] = env[key]
             for param, value in frozen:
                 inner[param] = value(env)
             try:  # noqa: SIM105 - no context manager per call: a hot path
@@ -519,7 +525,10 @@ class EffectCompiler:
         w = who.run
 
         def run(env: Env) -> None:
-            env["$ctx"].notify(w(env), kind, **{name: f(env) for name, f in fields})
+            values = {}
+            for name, f in fields:  # a loop: a comprehension is a call of its own
+                values[name] = f(env)
+            env["$ctx"].notify(w(env), kind, **values)
 
         return run
 

@@ -528,6 +528,13 @@ class _Compiler:
             # a new list each time: what receives it may keep it
             return _Out(lambda env: list(values), list_of(item), items=values)
         runs = tuple(o.run for o in outs)
+        # one or two items (``[player]``, ``[p, partner(p)]``): no comprehension per list
+        if len(runs) == 1:
+            (a,) = runs
+            return _Out(lambda env: [a(env)], list_of(item), uses=_uses(*outs))
+        if len(runs) == 2:
+            a, b = runs
+            return _Out(lambda env: [a(env), b(env)], list_of(item), uses=_uses(*outs))
         return _Out(lambda env: [r(env) for r in runs], list_of(item), uses=_uses(*outs))
 
     def _comprehension(self, name: Token, source: Tree[Token], condition: Tree[Token] | None
