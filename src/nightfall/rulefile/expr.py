@@ -153,6 +153,9 @@ class Function:
     #: ``has``) or the phase (``phase``): a test of it is compiled with the read in
     #: place (one call less)
     reads_player: str | None = None
+    #: a definition without parameters kept in ``state.memo`` under this key while this
+    #: one part of the state is unchanged (who leads): a comparison reads the entry itself
+    memo: tuple[Any, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -277,6 +280,8 @@ class _Out:
     #: ``run`` is ``sub(VAR, SLOT)`` of a constant slot: (VAR, SLOT), for
     #: ``sub(actor, 'vote') == none`` to be a test of the submissions' keys
     sub_key: tuple[str, Any] | None = None
+    #: ``run`` is a kept definition (:attr:`Function.memo`): (memo key, part, ``run``)
+    kept_read: tuple[Any, int, Compiled] | None = None
 
 
 def _uses(*outs: _Out | None) -> frozenset[str]:
@@ -439,6 +444,9 @@ class _Compiler:
                         strict=function.strict, uses=outs[0].uses)
         call = (function.run, outs[0].var) if len(outs) == 1 and outs[0].var is not None else (
             None)
+        if function.memo is not None and not outs:
+            return _Out(function.run, kind, strict=function.strict,
+                        kept_read=(*function.memo, function.run))
         which = function.reads_player
         if which == "phase" and not outs:
             return _Out(function.run, kind, uses=frozenset(), is_phase=True)
@@ -995,6 +1003,9 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
             if op == "==":
                 return lambda env: xr(env) == c
             return lambda env: xr(env) != c
+        fused = _fused_compare(op, x, y) or _fused_compare(op, y, x)
+        if fused is not None:
+            return fused
         if x.var is not None and y.var is not None:
             a, b = x.var, y.var
             if op == "==":
@@ -1019,6 +1030,39 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
         c = y.value
         return lambda env: fn(xr(env), c)
     return lambda env: fn(xr(env), yr(env))
+
+
+def _fused_compare(op: str, x: _Out, y: _Out) -> Compiled | None:
+    """``FACT == VAR`` (``succession != actor``, C5.4) and ``KEPT == VAR`` (``leader !=
+    actor``, C5.3: every legal list) in one function: the fact's flag or the kept
+    definition's memo entry read here (the definition worked out when the entry is not
+    valid), ``None`` for any other comparison. ``op`` is ``==`` or ``!=``."""
+    if y.var is None:
+        return None
+    b = y.var
+    if x.flag is not None:
+        key, who = x.flag
+        if who is None:
+            if op == "==":
+                return lambda env: env["$state"].flags.get(key) == env[b]
+            return lambda env: env["$state"].flags.get(key) != env[b]
+        if op == "==":
+            return lambda env: env["$state"].flags.get(key + (env[who] or "")) == env[b]
+        return lambda env: env["$state"].flags.get(key + (env[who] or "")) != env[b]
+    if x.kept_read is not None:
+        memo_key, part, compute = x.kept_read
+
+        def run(env: Env) -> bool:
+            state = env["$state"]
+            entry = None if state is None else state.memo.get(memo_key)
+            if entry is not None and entry[0] == state.stamp[part]:
+                value = entry[1]
+            else:
+                value = compute(env)
+            return bool(value == env[b]) if op == "==" else bool(value != env[b])
+
+        return run
+    return None
 
 
 def _player_compare(op: str, which: str, var: str, c: Any) -> Compiled:

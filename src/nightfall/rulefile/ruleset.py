@@ -423,8 +423,10 @@ class DataRuleset(RulesetBase):
                         return run(rules.env(None))
                     return kept(state, key, parts, facts, compute)
 
+            memo = (key, parts[0]) if len(parts) == 1 and not facts else None
             functions[name] = Function((), compiled.type, constant, compiled.reads,
-                                       facts=compiled.facts, strict=compiled.strict)
+                                       facts=compiled.facts, strict=compiled.strict,
+                                       memo=memo)
             return
 
         def fresh(state: GameState) -> dict[Any, Any]:
