@@ -506,9 +506,11 @@ class EffectCompiler:
                 key = base if w is None else base + (w(env) or "")
             ctx = env["$ctx"]
             state = ctx.state
-            before = state.stamp[FLAGS]
-            ctx.flag(key, v(env))
-            written(state, fact, before)
+            value = v(env)
+            if state.flags.get(key) != value:  # (``Context.flag`` sets only a change)
+                before = state.stamp[FLAGS]
+                ctx.flag(key, value)
+                written(state, fact, before)
 
         return run
 
