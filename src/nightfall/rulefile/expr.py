@@ -282,6 +282,9 @@ class _Out:
     sub_key: tuple[str, Any] | None = None
     #: ``run`` is a kept definition (:attr:`Function.memo`): (memo key, part, ``run``)
     kept_read: tuple[Any, int, Compiled] | None = None
+    #: ``run`` is ``awaited(VAR)``: VAR, for ``len(awaited(actor)) == 0`` (the pass,
+    #: C2.3: every legal list) to ask the rule set itself
+    awaited_of: str | None = None
 
 
 def _uses(*outs: _Out | None) -> frozenset[str]:
@@ -450,6 +453,9 @@ class _Compiler:
         which = function.reads_player
         if which == "phase" and not outs:
             return _Out(function.run, kind, uses=frozenset(), is_phase=True)
+        if which == "awaited" and len(outs) == 1 and outs[0].var is not None:
+            return _Out(_call_code(function.run, outs), kind, uses=_uses(*outs),
+                        awaited_of=outs[0].var)
         if which == "sub" and len(outs) == 2 and outs[0].var is not None and (
                 outs[1].value is not _NO):
             return _Out(_call_code(function.run, outs), kind, uses=_uses(*outs),
@@ -942,6 +948,11 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
         # ``len(X) == 0``: X is empty (a list, a map, a text, or ``none``); of a
         # comprehension, no item passes (stopping at the first that does)
         arg = x.len_of
+        if arg.awaited_of is not None:
+            asker = arg.awaited_of
+            if op == "==":
+                return lambda env: not env["$rules"].awaited_slots(env["$state"], env[asker])
+            return lambda env: bool(env["$rules"].awaited_slots(env["$state"], env[asker]))
         found = (_first_of(*arg.comp, True) if arg.comp is not None else arg.run)
         if op == "==":
             return lambda env: not found(env)
