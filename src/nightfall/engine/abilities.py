@@ -857,6 +857,8 @@ class AbilityBook:
                         checks = ability.listed_command_checks
                 else:
                     candidates = ability.candidates(state, ability, player, targets)
+                    if candidates == ():  # the rule set's own "none": nothing to check
+                        continue
                 prepared = (_prepared(ability.command_preparers, state, ability, player)
                             if ability.command_preparers else ())
                 if not checks and not prepared and not counts:
