@@ -45,11 +45,18 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
     else:
         # most players look to the viewer as they look to everybody: their public entry,
         # shared (see _public_entries); only his own, his team's and his lover's differ
+        seats, team = _seats(state)
         players = list(_public_entries(state))
         if me is not None:
-            for seat, p in enumerate(state.players.values()):
-                if p is me or p.name == partner or (in_team and p.role in CHANGELING_ROLES):
-                    players[seat] = _entry(state, p, me, over, in_team)
+            players[seats[me.name]] = _entry(state, me, me, over, in_team)
+            if partner is not None and partner in seats:
+                players[seats[partner]] = _entry(state, state.players[partner], me, over,
+                                                 in_team)
+            if in_team:
+                for name in team:
+                    if name != me.name and name != partner:
+                        players[seats[name]] = _entry(state, state.players[name], me, over,
+                                                      in_team)
     announcements, thread = public_record(state)
     view: dict[str, Any] = {
         "ruleset": state.ruleset,
@@ -73,9 +80,7 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
             "notices": own_notices(state, me.name),
             "submissions": own_submissions(state, me.name),
             "partner": partner,
-            "team": sorted(
-                p.name for p in state.players.values() if p.role in CHANGELING_ROLES
-            ) if in_team else [],
+            "team": list(_seats(state)[1]) if in_team else [],
             "disguise": state.flags.get(memory.disguise_key(me.name)) if me.role == LIAR else None,
         }
         if in_team:
@@ -134,6 +139,24 @@ def _public_entries(state: GameState) -> list[dict[str, Any]]:
 
 
 _PUBLIC = "c.view.public"
+
+
+def _seats(state: GameState) -> tuple[dict[str, int], list[str]]:
+    """Each player's seat in the views' list of players (the order of
+    ``state.players``), and the changelings' names sorted (a changeling's team, C1.7):
+    what every view of the stage asks, worked out once while no player changes (kept in
+    ``state.memo``, read, never written)."""
+    entry = state.memo.get(_SEATS)  # ``derived`` inlined: asked by every view
+    if entry is not None and entry[0] == state.stamp[PLAYERS]:
+        kept: tuple[dict[str, int], list[str]] = entry[1]
+        return kept
+    seats: tuple[dict[str, int], list[str]] = derived(state, _SEATS, (PLAYERS,), lambda s: (
+        {name: seat for seat, name in enumerate(s.players)},
+        sorted(p.name for p in s.players.values() if p.role in CHANGELING_ROLES)))
+    return seats
+
+
+_SEATS = "c.view.seats"
 
 
 def team_plan(state: GameState, viewer: str) -> list[Text]:
