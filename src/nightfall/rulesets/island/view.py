@@ -52,8 +52,11 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
         # shared (see _public_entries); only his own and, in the team, his team's differ
         players = list(_public_entries(state))
         if me is not None:
-            for seat, name in enumerate(seating(state)):
-                if name == me.name or (in_team and is_mafia(state.players[name].role)):
+            seats, team = _seats(state)
+            # the viewer's own entry and, in the team, his team's (himself among them)
+            for name in team if in_team else (me.name,):
+                seat = seats.get(name)
+                if seat is not None:
                     players[seat] = _entry(state, name, seat, me, over, in_team)
     report = memory.mapping(state, memory.REPORT)
     announcements, thread = public_record(state)
@@ -82,7 +85,7 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
             "votes": vote_count(state, me.name) if me.alive else 0,
             "notices": own_notices(state, me.name),
             "submissions": own_submissions(state, me.name),
-            "team": [p for p in seating(state) if in_team and is_mafia(state.players[p].role)],
+            "team": list(_seats(state)[1]) if in_team else [],
         }
         if in_team:
             view["me"]["team_submissions"] = {
@@ -125,6 +128,22 @@ def _public_entries(state: GameState) -> list[dict[str, Any]]:
         state, "i.view.public", (PLAYERS, PHASE, FLAGS), lambda s: [
             _entry(s, name, seat, None, False, False) for seat, name in enumerate(seating(s))])
     return entries
+
+
+def _seats(state: GameState) -> tuple[dict[str, int], list[str]]:
+    """Each player's seat (his place in :func:`seating`, the order of every view's
+    players) and the mafia's names in seating order (the team a werewolf or the
+    half-blood sees, I1.1): asked by every view, worked out once while the players and
+    the flags (the seating is one) are unchanged (kept in ``state.memo``, read, never
+    written)."""
+    seats: tuple[dict[str, int], list[str]] = derived(
+        state, "i.view.seats", (PLAYERS, FLAGS), lambda s: _seats_of(s, seating(s)))
+    return seats
+
+
+def _seats_of(state: GameState, order: list[str]) -> tuple[dict[str, int], list[str]]:
+    return ({name: seat for seat, name in enumerate(order)},
+            [name for name in order if is_mafia(state.players[name].role)])
 
 
 def _left(state: GameState, name: str, over: bool) -> dict[str, Any] | None:
