@@ -133,8 +133,19 @@ def _public_entries(state: GameState) -> list[dict[str, Any]]:
     of every player's view are. Worked out once while no player changes (kept in
     ``state.memo``) and shared by the views, like their announcements: views are read,
     never written."""
-    entries: list[dict[str, Any]] = derived(state, _PUBLIC, (PLAYERS,), lambda s: [
-        _entry(s, p, None, False, False) for p in s.players.values()])
+    kept = state.memo.get(_PUBLIC)
+    mark = state.stamp[PLAYERS]
+    if kept is not None and kept[0] == mark:
+        entries: list[dict[str, Any]] = kept[1]
+        return entries
+    entries = [_entry(state, p, None, False, False) for p in state.players.values()]
+    if kept is not None and len(kept[1]) == len(entries):
+        # an entry that reads as before is the very object of before: most events that
+        # change the players change one or two entries, and a reader that remembers
+        # what it read (the bots' minds) skips an entry it has seen by its identity
+        entries = [old if old == new else new for old, new in zip(kept[1], entries,
+                                                                  strict=True)]
+    state.memo[_PUBLIC] = (mark, entries)
     return entries
 
 

@@ -124,10 +124,25 @@ def _public_entries(state: GameState) -> list[dict[str, Any]]:
     every player's view. Kept in ``state.memo`` while the players, the phase and the
     flags (the seating, the day's event, the roles shown) are unchanged, and shared by
     the views like their announcements: views are read, never written."""
-    entries: list[dict[str, Any]] = derived(
-        state, "i.view.public", (PLAYERS, PHASE, FLAGS), lambda s: [
-            _entry(s, name, seat, None, False, False) for seat, name in enumerate(seating(s))])
+    stamp = state.stamp
+    mark = (stamp[PLAYERS], stamp[PHASE], stamp[FLAGS])
+    kept = state.memo.get(_PUBLIC)
+    if kept is not None and kept[0] == mark:
+        entries: list[dict[str, Any]] = kept[1]
+        return entries
+    entries = [_entry(state, name, seat, None, False, False)
+               for seat, name in enumerate(seating(state))]
+    if kept is not None and len(kept[1]) == len(entries):
+        # an entry that reads as before is the very object of before: a reader that
+        # remembers what it read (the bots' minds) skips an entry it has seen by its
+        # identity, and most changes of the parts read here change no entry or one
+        entries = [old if old == new else new for old, new in zip(kept[1], entries,
+                                                                  strict=True)]
+    state.memo[_PUBLIC] = (mark, entries)
     return entries
+
+
+_PUBLIC = "i.view.public"
 
 
 def _seats(state: GameState) -> tuple[dict[str, int], list[str]]:

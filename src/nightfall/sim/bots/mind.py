@@ -84,6 +84,9 @@ class Mind:
         self.roles_in_play: set[str] | None = None
         #: per player, the view entry last read (see :meth:`observe`)
         self._entries_read: dict[str, Mapping[str, Any]] = {}
+        #: the entries of the players seen leaving, in the order seen (each player once,
+        #: as the entry read when he was first seen gone)
+        self.departed: list[Mapping[str, Any]] = []
 
     # -- reading a view -------------------------------------------------------------
     def observe(self, view: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -123,11 +126,13 @@ class Mind:
             read[name] = entry
             role = entry["role"]
             if role is None:
-                if not entry["alive"]:
+                if not entry["alive"] and name not in self.dead:
                     self.dead.add(name)
+                    self.departed.append(entry)
                 continue
             if not entry["alive"] and name not in self.dead:
                 self.dead.add(name)
+                self.departed.append(entry)
                 self.reveal(name, role)
             if name != self.me and known.get(name) != role:
                 known[name] = role
