@@ -28,7 +28,6 @@ from nightfall.rulesets.common.view import (
     all_notices,
     departure,
     own_notices,
-    own_submissions,
     trace,
 )
 
@@ -58,13 +57,14 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
                         players[seats[name]] = _entry(state, state.players[name], me, over,
                                                       in_team)
     announcements, thread = public_record(state)
+    votes, mine = _votes_and_own(state, me.name if me is not None else None)
     view: dict[str, Any] = {
         "ruleset": state.ruleset,
         "phase": state.phase_label,
         "deadline": to_data(state.deadline),
         "players": players,
         "leader": current_leader(state),
-        "votes": _public_votes(state),
+        "votes": votes,
         "last_votes": dict(state.last_votes),
         "announcements": announcements,
         "thread": thread,
@@ -78,7 +78,7 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
             "alive": me.alive,
             "statuses": sorted(me.statuses),
             "notices": own_notices(state, me.name),
-            "submissions": own_submissions(state, me.name),
+            "submissions": mine,
             "partner": partner,
             "team": list(_seats(state)[1]) if in_team else [],
             "disguise": state.flags.get(memory.disguise_key(me.name)) if me.role == LIAR else None,
@@ -117,15 +117,21 @@ def _entry(state: GameState, p: PlayerState, me: PlayerState | None, over: bool,
     }
 
 
-def _public_votes(state: GameState) -> dict[str, dict[str, str | None]]:
-    """The running votes by public slot, each in the order given (one pass over the
-    submissions for both slots)."""
+def _votes_and_own(state: GameState, viewer: str | None
+                   ) -> tuple[dict[str, dict[str, str | None]], dict[str, dict[str, Any]]]:
+    """The running votes by public slot, each in the order given, and the viewer's own
+    standing submissions (as ``common.view.own_submissions`` gives them, for him alone)
+    in one pass over the submissions: every view asks for both."""
     votes: dict[str, dict[str, str | None]] = {slot: {} for slot in PUBLIC_SLOTS}
-    for (_, slot), submission in state.submissions.items():
+    mine: dict[str, dict[str, Any]] = {}
+    for (owner, slot), submission in state.submissions.items():
         found = votes.get(slot)
         if found is not None:
             found[submission.player] = submission.target
-    return votes
+        if owner == viewer:
+            mine[slot] = {"action": submission.action, "targets": list(submission.targets),
+                          "choice": submission.choice, "text": submission.text}
+    return votes, mine
 
 
 def _public_entries(state: GameState) -> list[dict[str, Any]]:
