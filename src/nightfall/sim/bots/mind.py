@@ -18,8 +18,8 @@ import random
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import count, groupby
-from operator import attrgetter
+from itertools import compress, count, groupby
+from operator import attrgetter, is_not
 from typing import Any
 
 from nightfall.engine.commands import Command
@@ -83,8 +83,9 @@ class Mind:
         self._suspicion: dict[str, float] | None = None
         #: the roles in play, if the game master announced them
         self.roles_in_play: set[str] | None = None
-        #: per player, the view entry last read (see :meth:`observe`)
-        self._entries_read: dict[str, Mapping[str, Any]] = {}
+        #: the entries of the players read on the last turn, in the view's order (see
+        #: :meth:`observe`)
+        self._players_read: Sequence[Mapping[str, Any]] = ()
         #: the entries of the players seen leaving, in the order seen (each player once,
         #: as the entry read when he was first seen gone)
         self.departed: list[Mapping[str, Any]] = []
@@ -110,21 +111,19 @@ class Mind:
         if team:
             self.evil_known -= team
         self.partner = me.get("partner")
-        alive: list[str] = []
-        add_alive = alive.append
+        players = view.get("players") or ()
+        alive = [entry["name"] for entry in players if entry["alive"]]
         known = self.known_role
-        read = self._entries_read
-        was_read = read.get
-        for entry in view.get("players") or ():
+        previous = self._players_read
+        # only the entries that are not the very objects read at the same place on the
+        # last turn (views share the entries of players who look the same to everybody,
+        # and keep an unchanged entry as the same object): reading one again changes
+        # nothing, since only this loop writes ``dead``, ``departed`` and ``known_role``
+        # and it reads an entry's content alone; picked out by C loops (``compress``)
+        fresh: Iterable[Mapping[str, Any]] = compress(players, map(
+            is_not, players, previous)) if len(previous) == len(players) else players
+        for entry in fresh:
             name = entry["name"]
-            if entry["alive"]:
-                add_alive(name)
-            if was_read(name) is entry:
-                # the very entry read on an earlier turn (views share the entries of
-                # players who look the same to everybody): reading it again changes
-                # nothing, since only this loop writes ``dead`` and ``known_role``
-                continue
-            read[name] = entry
             role = entry["role"]
             if role is None:
                 if not entry["alive"] and name not in self.dead:
@@ -141,6 +140,7 @@ class Mind:
                 if name in team or evil is None:
                     continue
                 (self.evil_known if evil else self.town_known).add(name)
+        self._players_read = players
         self.alive = alive
         self._suspicion = None
         notices = me.get("notices") or ()
