@@ -59,7 +59,10 @@ class IslandBot(HeuristicBase):
         """The lynch table of the last day: voters of a revealed player are judged."""
         mind = self.mind
         table = view.get("lynch_table") or []
-        lynched = [e for e in view.get("players") or () if not e.get("alive")
+        # only the entries new on this turn (``mind.fresh``): an entry read as the same
+        # object on the last turn was looked at then, and a lynched player's name is in
+        # ``tables_read`` from that turn on
+        lynched = [e for e in mind.fresh if not e.get("alive")
                    and (e.get("left") or {}).get("cause") == "lynched"
                    and e["name"] not in self.tables_read]
         for entry in lynched:

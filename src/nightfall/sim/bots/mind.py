@@ -86,6 +86,9 @@ class Mind:
         #: the entries of the players read on the last turn, in the view's order (see
         #: :meth:`observe`)
         self._players_read: Sequence[Mapping[str, Any]] = ()
+        #: the entries read on this turn: those that are not the very objects read at the
+        #: same place on the last turn (the others read as they did then)
+        self.fresh: list[Mapping[str, Any]] = []
         #: the entries of the players seen leaving, in the order seen (each player once,
         #: as the entry read when he was first seen gone)
         self.departed: list[Mapping[str, Any]] = []
@@ -120,8 +123,9 @@ class Mind:
         # and keep an unchanged entry as the same object): reading one again changes
         # nothing, since only this loop writes ``dead``, ``departed`` and ``known_role``
         # and it reads an entry's content alone; picked out by C loops (``compress``)
-        fresh: Iterable[Mapping[str, Any]] = compress(players, map(
-            is_not, players, previous)) if len(previous) == len(players) else players
+        fresh = list(compress(players, map(is_not, players, previous))) if len(
+            previous) == len(players) else list(players)
+        self.fresh = fresh
         for entry in fresh:
             name = entry["name"]
             role = entry["role"]
