@@ -298,8 +298,6 @@ class Mind:
 
 
 _ACTION = attrgetter("action")
-_TARGET = attrgetter("target")
-_TARGETS = attrgetter("targets")
 
 
 def grouped(legal: Sequence[Command]) -> dict[str, list[Command]]:
@@ -421,29 +419,22 @@ class HeuristicBase(Bot):
         """The option whose targets are the most suspected (others than me)."""
         mind = self.mind
         pool = _not_naming(options, mind.me) or list(options)
-        if not justified_only:
-            return best_of(self.rng, pool, self._totals(pool))
-        if not any(map(_TARGETS, pool)):
-            # one target at most each (votes, most abilities): a command's total is its
-            # target's suspicion, so the totals decide the filter too
-            totals = self._totals(pool)
-            kept = [(command, total) for command, total in zip(pool, totals, strict=True)
-                    if total >= JUSTIFIED or command.target is None]
-            return best_of(self.rng, [c for c, _ in kept], [t for _, t in kept])
-        # a command passes if each player it names is a justified suspect (a command
-        # naming nobody passes)
-        table, one = mind.suspicions(), mind._one
-        chosen = []
-        for command in pool:
-            targets = command.targets or (
-                (command.target,) if command.target is not None else ())
-            for target in targets:
-                value = table.get(target)
-                if (one(target) if value is None else value) < JUSTIFIED:
-                    break
-            else:
-                chosen.append(command)
-        return best_of(self.rng, chosen, self._totals(chosen))
+        if justified_only:
+            # a command passes if each player it names is a justified suspect (a command
+            # naming nobody passes)
+            table, one = mind.suspicions(), mind._one
+            kept = []
+            for command in pool:
+                targets = command.targets or (
+                    (command.target,) if command.target is not None else ())
+                for target in targets:
+                    value = table.get(target)
+                    if (one(target) if value is None else value) < JUSTIFIED:
+                        break
+                else:
+                    kept.append(command)
+            pool = kept
+        return best_of(self.rng, pool, self._totals(pool))
 
     def pick_trusted(self, options: Sequence[Command], *, others: bool = True
                      ) -> Command | None:
@@ -460,17 +451,9 @@ class HeuristicBase(Bot):
         return suspicion(command.target) if command.target is not None else 0
 
     def _totals(self, commands: Sequence[Command]) -> list[float]:
-        """:meth:`_total_suspicion` of each command, read off the turn's table (for
-        commands of one target at most, by C loops: a lookup per target)."""
+        """:meth:`_total_suspicion` of each command, read off the turn's table."""
         mind = self.mind
         table, one = mind.suspicions(), mind._one
-        if not any(map(_TARGETS, commands)):
-            found: list[float | None] = list(map(table.get, map(_TARGET, commands)))
-            if None in found:
-                for index, command in enumerate(commands):
-                    if found[index] is None:
-                        found[index] = 0 if command.target is None else one(command.target)
-            return found  # type: ignore[return-value]  # no None is left
         totals: list[float] = []
         for command in commands:
             if command.targets:
