@@ -18,11 +18,11 @@ import random
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import compress, count, groupby
-from operator import attrgetter, is_not
+from itertools import compress, count
+from operator import is_not
 from typing import Any
 
-from nightfall.engine.commands import Command
+from nightfall.engine.commands import Command, by_action
 from nightfall.sim.bots.base import Bot, RulesInfo
 
 CLAIM = "claim"
@@ -297,23 +297,6 @@ class Mind:
         return sorted(found, key=lambda p: -self.suspicion(p))
 
 
-_ACTION = attrgetter("action")
-
-
-def grouped(legal: Sequence[Command]) -> dict[str, list[Command]]:
-    """The legal list by action, in its order (``engine.commands.by_action``: a run of
-    commands of one action kept together, a later run of it added to the first), grouped
-    by ``itertools.groupby`` rather than a Python loop over every command."""
-    found: dict[str, list[Command]] = {}
-    for action, run in groupby(legal, _ACTION):
-        kept = found.get(action)
-        if kept is None:
-            found[action] = list(run)
-        else:
-            kept.extend(run)
-    return found
-
-
 def best(rng: random.Random, candidates: Sequence[Command], key: Any) -> Command | None:
     """The candidate with the highest ``key``; ties broken by the bot's own chance (one
     draw per candidate, right after its key, as ``max(candidates, key=lambda c: (key(c),
@@ -361,7 +344,7 @@ class HeuristicBase(Bot):
             self.on_notice(notice)
         self.after_observe(view)
         self.mind.forget_suspicions()
-        return self.decide(view, grouped(legal))
+        return self.decide(view, by_action(legal))
 
     def on_notice(self, notice: Mapping[str, Any]) -> None:
         """A private notice to this player (investigation results and the like)."""
