@@ -337,9 +337,6 @@ class HeuristicBase(Bot):
         self.results: dict[str, str] = {}
         #: how much the evil team wants a player gone, beyond what his claims say
         self.threat: defaultdict[str, float] = defaultdict(float)
-        #: per player, how many of his published results call one of the team evil (see
-        #: :meth:`with_accusations`; worked out once per turn)
-        self._accusations: dict[str, int] | None = None
 
     def act(self, view: Mapping[str, Any], legal: Sequence[Command]) -> list[Command]:
         notices = self.mind.observe(view)
@@ -347,7 +344,6 @@ class HeuristicBase(Bot):
             self.on_notice(notice)
         self.after_observe(view)
         self.mind.forget_suspicions()
-        self._accusations = None
         return self.decide(view, by_action(legal))
 
     def on_notice(self, notice: Mapping[str, Any]) -> None:
@@ -374,17 +370,10 @@ class HeuristicBase(Bot):
     def with_accusations(self, player: str, value: float) -> float:
         """``value`` (how much the evil team wants ``player`` gone) raised by 3 for each
         result ``player`` published that calls one of the team evil."""
-        counts = self._accusations
-        if counts is None:
-            # counted once per turn (the claims and the team change only while the bot
-            # reads its view), not once per player asked about
-            mind = self.mind
-            counts = self._accusations = {}
-            for claim in mind.claims:
-                if claim.target in mind.team and claim.evil:
-                    counts[claim.claimer] = counts.get(claim.claimer, 0) + 1
-        for _ in range(counts.get(player, 0)):
-            value += 3.0  # one addition per result, as the sum was made
+        mind = self.mind
+        for claim in mind.claims:
+            if claim.claimer == player and claim.target in mind.team and claim.evil:
+                value += 3.0
         return value
 
     def fresh_results(self) -> dict[str, str]:
