@@ -44,6 +44,8 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
     me = state.players.get(viewer) if viewer is not None else None
     over = state.ended or gm
     in_team = me is not None and is_mafia(me.role)
+    # seats and the team: one memo read per view (a viewer's page only)
+    seats, mafia = _seats(state) if me is not None else _NO_SEATS
     if over:
         players = [_entry(state, name, seat, me, over, in_team)
                    for seat, name in enumerate(seating(state))]
@@ -52,13 +54,14 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
         # shared (see _public_entries); only his own and, in the team, his team's differ
         players = list(_public_entries(state))
         if me is not None:
-            seats, team = _seats(state)
             # the viewer's own entry and, in the team, his team's (himself among them)
-            for name in team if in_team else (me.name,):
+            for name in mafia if in_team else (me.name,):
                 seat = seats.get(name)
                 if seat is not None:
                     players[seat] = _entry(state, name, seat, me, over, in_team)
-    report = memory.mapping(state, memory.REPORT)
+    # the last tally's report (``memory.mapping`` without its copy: only its votes,
+    # the very list, are shown)
+    report = state.flags.get(memory.REPORT) or {}
     announcements, thread = public_record(state)
     view: dict[str, Any] = {
         "ruleset": state.ruleset,
@@ -85,7 +88,7 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
             "votes": vote_count(state, me.name) if me.alive else 0,
             "notices": own_notices(state, me.name),
             "submissions": own_submissions(state, me.name),
-            "team": list(_seats(state)[1]) if in_team else [],
+            "team": list(mafia) if in_team else [],
         }
         if in_team:
             view["me"]["team_submissions"] = {
@@ -154,6 +157,9 @@ def _seats(state: GameState) -> tuple[dict[str, int], list[str]]:
     seats: tuple[dict[str, int], list[str]] = derived(
         state, "i.view.seats", (PLAYERS, FLAGS), lambda s: _seats_of(s, seating(s)))
     return seats
+
+
+_NO_SEATS: tuple[dict[str, int], list[str]] = ({}, [])
 
 
 def _seats_of(state: GameState, order: list[str]) -> tuple[dict[str, int], list[str]]:
