@@ -32,6 +32,8 @@ from nightfall.rulesets.common.view import (
 )
 
 PUBLIC_SLOTS = ("elect", "vote")
+#: the slot of the changelings' shared choice of a victim (abduct or replace, C7.1)
+KILL = "kill"
 
 
 def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str, Any]:
@@ -39,12 +41,12 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
     over = state.ended or gm
     in_team = me is not None and me.role in CHANGELING_ROLES
     partner = memory.partner_of(state, me.name) if me is not None else None
+    seats, team = _seats(state)
     if over:
         players = [_entry(state, p, me, over, in_team) for p in state.players.values()]
     else:
         # most players look to the viewer as they look to everybody: their public entry,
         # shared (see _public_entries); only his own, his team's and his lover's differ
-        seats, team = _seats(state)
         players = list(_public_entries(state))
         if me is not None:
             players[seats[me.name]] = _entry(state, me, me, over, in_team)
@@ -57,7 +59,7 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
                         players[seats[name]] = _entry(state, state.players[name], me, over,
                                                       in_team)
     announcements, thread = public_record(state)
-    votes, mine = _votes_and_own(state, me.name if me is not None else None)
+    votes, mine, kills = _votes_and_own(state, me.name if me is not None else None, in_team)
     view: dict[str, Any] = {
         "ruleset": state.ruleset,
         "phase": state.phase_label,
@@ -80,14 +82,11 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
             "notices": own_notices(state, me.name),
             "submissions": mine,
             "partner": partner,
-            "team": list(_seats(state)[1]) if in_team else [],
+            "team": list(team) if in_team else [],
             "disguise": state.flags.get(memory.disguise_key(me.name)) if me.role == LIAR else None,
         }
         if in_team:
-            view["me"]["team_submissions"] = {
-                s.player: {"action": s.action, "target": s.target}
-                for s in state.submissions_in("kill")
-            }
+            view["me"]["team_submissions"] = kills
             view["me"]["move_notes"] = [to_data(t) for t in team_plan(state, me.name)]
     if over:
         view["traces"] = trace(state)
@@ -117,13 +116,16 @@ def _entry(state: GameState, p: PlayerState, me: PlayerState | None, over: bool,
     }
 
 
-def _votes_and_own(state: GameState, viewer: str | None
-                   ) -> tuple[dict[str, dict[str, str | None]], dict[str, dict[str, Any]]]:
-    """The running votes by public slot, each in the order given, and the viewer's own
-    standing submissions (as ``common.view.own_submissions`` gives them, for him alone)
-    in one pass over the submissions: every view asks for both."""
+def _votes_and_own(state: GameState, viewer: str | None, in_team: bool = False
+                   ) -> tuple[dict[str, dict[str, str | None]], dict[str, dict[str, Any]],
+                              dict[str, dict[str, Any]]]:
+    """The running votes by public slot, each in the order given; the viewer's own
+    standing submissions (as ``common.view.own_submissions`` gives them, for him alone);
+    and, for a changeling (``in_team``), his team's choices of a victim (C1.7), in one
+    pass over the submissions: every view asks for the first two."""
     votes: dict[str, dict[str, str | None]] = {slot: {} for slot in PUBLIC_SLOTS}
     mine: dict[str, dict[str, Any]] = {}
+    kills: dict[str, dict[str, Any]] = {}
     for (owner, slot), submission in state.submissions.items():
         found = votes.get(slot)
         if found is not None:
@@ -131,7 +133,10 @@ def _votes_and_own(state: GameState, viewer: str | None
         if owner == viewer:
             mine[slot] = {"action": submission.action, "targets": list(submission.targets),
                           "choice": submission.choice, "text": submission.text}
-    return votes, mine
+        if in_team and slot == KILL:
+            kills[submission.player] = {"action": submission.action,
+                                        "target": submission.target}
+    return votes, mine, kills
 
 
 def _public_entries(state: GameState) -> list[dict[str, Any]]:
