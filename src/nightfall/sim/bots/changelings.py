@@ -23,7 +23,7 @@ from typing import Any
 
 from nightfall.engine.commands import Command
 from nightfall.sim.bots.base import RulesInfo
-from nightfall.sim.bots.mind import JUSTIFIED, HeuristicBase, Mind, best, claim_text
+from nightfall.sim.bots.mind import JUSTIFIED, HeuristicBase, Mind, best, best_of, claim_text
 
 INVESTIGATORS = frozenset({"researcher", "night_owl"})
 #: how much the changelings want a pony of this role gone (known from a scry)
@@ -181,7 +181,11 @@ class ChangelingsBot(HeuristicBase):
         if options and options[0].action == "elect":
             return self.pick_trusted(options)
         suspects = [c for c in options if c.target != mind.me]
-        justified = self.pick_suspect(suspects, justified_only=True)
+        # what pick_suspect(suspects, justified_only=True), then pick_suspect(suspects)
+        # choose from, worked out once
+        pool, totals = self.scored(suspects)
+        kept, kept_totals = self.justified_of(pool, totals)
+        justified = best_of(self.rng, kept, kept_totals)
         if justified is not None:
             return justified
         crowd = self.crowd(view, "vote")
@@ -189,7 +193,7 @@ class ChangelingsBot(HeuristicBase):
                    and mind.suspicion(c.target or "") > -JUSTIFIED]
         if leading and self.rng.random() < 0.6:
             return best(self.rng, leading, lambda c: crowd.get(c.target or "", 0))
-        return self.pick_suspect(suspects)
+        return best_of(self.rng, pool, totals)
 
     def team_vote(self, view: Mapping[str, Any], options: Sequence[Command]) -> Command | None:
         mind = self.mind

@@ -400,24 +400,40 @@ class HeuristicBase(Bot):
     def pick_suspect(self, options: Sequence[Command], *, justified_only: bool = False
                      ) -> Command | None:
         """The option whose targets are the most suspected (others than me)."""
-        mind = self.mind
-        pool = _not_naming(options, mind.me) or list(options)
+        pool, totals = self.scored(options)
         if justified_only:
-            # a command passes if each player it names is a justified suspect (a command
-            # naming nobody passes)
-            table, one = mind.suspicions(), mind._one
-            kept = []
-            for command in pool:
-                targets = command.targets or (
-                    (command.target,) if command.target is not None else ())
-                for target in targets:
+            pool, totals = self.justified_of(pool, totals)
+        return best_of(self.rng, pool, totals)
+
+    def scored(self, options: Sequence[Command]) -> tuple[list[Command], list[float]]:
+        """The pool :meth:`pick_suspect` chooses from (the options that do not name me,
+        else all) and each one's total suspicion: a caller that picks twice from the same
+        options (a justified suspect, else any) works them out once."""
+        pool = _not_naming(options, self.mind.me) or list(options)
+        return pool, self._totals(pool)
+
+    def justified_of(self, pool: Sequence[Command], totals: Sequence[float]
+                     ) -> tuple[list[Command], list[float]]:
+        """The commands of ``pool`` (with their ``totals``) of which each player named is a
+        justified suspect (a command naming nobody passes; one naming one player passes
+        if his suspicion, which is its total, is)."""
+        mind = self.mind
+        table, one = mind.suspicions(), mind._one
+        kept: list[Command] = []
+        kept_totals: list[float] = []
+        for command, total in zip(pool, totals, strict=True):
+            if command.targets:
+                for target in command.targets:
                     value = table.get(target)
                     if (one(target) if value is None else value) < JUSTIFIED:
                         break
                 else:
                     kept.append(command)
-            pool = kept
-        return best_of(self.rng, pool, self._totals(pool))
+                    kept_totals.append(total)
+            elif command.target is None or total >= JUSTIFIED:
+                kept.append(command)
+                kept_totals.append(total)
+        return kept, kept_totals
 
     def pick_trusted(self, options: Sequence[Command], *, others: bool = True
                      ) -> Command | None:
