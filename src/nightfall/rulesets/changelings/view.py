@@ -99,12 +99,15 @@ def _entry(state: GameState, p: PlayerState, me: PlayerState | None, over: bool,
     """How player ``p`` appears in the view of ``me`` (``None``: the public view)."""
     own = me is not None and p.name == me.name
     role_known = over or own or not p.alive or (in_team and is_changeling_side(p.role))
-    statuses = sorted(
-        s
-        for s in p.statuses
-        if over or own or s in PUBLIC_STATUSES or (s == LOVER and not p.alive)
-        or (s == LOVER and me is not None and memory.partner_of(state, me.name) == p.name)
-    )
+    if over or own:
+        statuses = sorted(p.statuses)  # all of them (the filter below passes each)
+    else:
+        statuses = sorted(
+            s
+            for s in p.statuses
+            if s in PUBLIC_STATUSES or (s == LOVER and not p.alive)
+            or (s == LOVER and me is not None and memory.partner_of(state, me.name) == p.name)
+        )
     return {
         "name": p.name,
         "seat": p.seat,

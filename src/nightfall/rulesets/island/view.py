@@ -107,6 +107,7 @@ def _entry(state: GameState, name: str, seat: int, me: PlayerState | None, over:
     p = state.players[name]
     own = me is not None and name == me.name
     known = over or own or role_public(state, name) or (in_team and is_mafia(p.role))
+    everything = over or own  # every status and item shown (the filters pass each)
     return {
         "name": name,
         "seat": seat,
@@ -114,10 +115,11 @@ def _entry(state: GameState, name: str, seat: int, me: PlayerState | None, over:
         "alive": p.alive,
         "left": _left(state, name, over),
         "role": p.role if known else None,
-        "statuses": sorted(s for s in p.statuses if over or own or s in PUBLIC_STATUSES),
+        "statuses": sorted(p.statuses) if everything else sorted(
+            s for s in p.statuses if s in PUBLIC_STATUSES),
         "items": [
             {"id": i.id, "used": i.used}
-            for i in p.items if over or own or is_public(i.id, i.used)
+            for i in p.items if everything or is_public(i.id, i.used)
         ],
     }
 
