@@ -284,8 +284,10 @@ class PostPlayers(Strict):
 
 class PostBlock(Strict):
     """One block of the status post: exactly one of ``rounds``, ``line`` (a sentence,
-    the first of the alternatives that holds), ``players`` or ``blank: true``."""
+    the first of the alternatives that holds), ``players`` or ``blank: true``; shown only
+    when ``if`` holds."""
 
+    if_: Expression = Field(default=True, alias="if")
     rounds: PostRounds | None = None
     line: list[PostText] | None = None
     players: PostPlayers | None = None

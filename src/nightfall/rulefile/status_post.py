@@ -109,9 +109,9 @@ class _Players:
     parts: tuple[_Part, ...]
 
 
-#: a compiled block: ("rounds", _Rounds) | ("line", sentences) | ("players", _Players)
-#: | ("blank", None)
-Block = tuple[str, Any]
+#: a compiled block: its kind, what it shows — ("rounds", _Rounds), ("line", sentences),
+#: ("players", _Players), ("blank", None) — and when it is shown (``None``: always)
+Block = tuple[str, Any, Expr | None]
 
 
 class CompiledPost:
@@ -125,7 +125,9 @@ class CompiledPost:
 
     def render(self, state: GameState, gettext: Gettext) -> str:
         lines: list[str] = []
-        for kind, block in self.blocks:
+        for kind, block, shown_if in self.blocks:
+            if shown_if is not None and not shown_if.run(self.rules.env(state)):
+                continue
             if kind == "rounds":
                 lines += self._rounds(block, state, gettext)
             elif kind == "line":
@@ -247,6 +249,9 @@ def compile_status_post(rules: DataRuleset) -> CompiledPost | None:
                 )
             )
             continue
+        shown_if = (
+            None if block.if_ is True else compiler.expr(block.if_, (*where, "if"), {}, "bool")
+        )
         if block.rounds is not None:
             r = block.rounds
             at: Path = (*where, "rounds")
@@ -278,11 +283,14 @@ def compile_status_post(rules: DataRuleset) -> CompiledPost | None:
                         r.date_format,
                         r.time_format,
                     ),
+                    shown_if,
                 )
             )
             compiler.layout(r.layout, {"title", "progress"}, (*at, "layout"))
         elif block.line is not None:
-            blocks.append(("line", tuple(compiler.sentences(block.line, (*where, "line"), {}))))
+            blocks.append(
+                ("line", tuple(compiler.sentences(block.line, (*where, "line"), {})), shown_if)
+            )
         elif block.players is not None:
             p = block.players
             at = (*where, "players")
@@ -304,10 +312,11 @@ def compile_status_post(rules: DataRuleset) -> CompiledPost | None:
                             p.name_sep,
                             tuple(x for x in parts if x is not None),
                         ),
+                        shown_if,
                     )
                 )
         else:
-            blocks.append(("blank", None))
+            blocks.append(("blank", None, shown_if))
     return CompiledPost(rules, title, blocks)
 
 
@@ -396,3 +405,19 @@ class _Compiler:
         if condition is None or (value is None and text is None):
             return None
         return _Part(value, text, condition, part.sep)
+
+
+def status_post_of(rules: Any) -> CompiledPost | None:
+    """The status post of a game's rule set: a rule file's own ``status_post`` (``None``
+    when it has none), and for a game of the Python Changelings plugin the shipped
+    Changelings file's, which writes the plugin's post byte for byte
+    (tests/rulefile/test_status_post_data.py) — so no page reads the plugin's
+    ``status_post.py`` any more."""
+    from nightfall.rulefile.ruleset import DataRuleset, shipped
+
+    if isinstance(rules, DataRuleset):
+        return rules.status_post
+    if getattr(rules, "id", None) == "changelings":
+        found: CompiledPost | None = shipped("changelings-data").status_post
+        return found
+    return None
