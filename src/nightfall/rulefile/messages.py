@@ -38,6 +38,8 @@ TEMPLATES: tuple[str | tuple[str, str], ...] = (
     N_("Input should be a valid list"),
     N_("Input should be a valid dictionary"),
     N_("Input should be a valid number"),
+    N_("Input should be less than or equal to {limit}"),
+    N_("Input should be greater than or equal to {limit}"),
     N_("Input should be {choices}"),
     # names
     N_("unknown role {name} (known: {known})"),
@@ -93,21 +95,57 @@ TEMPLATES: tuple[str | tuple[str, str], ...] = (
     N_("an effect must be a mapping"),
     ("fact {name} holds {wanted}, not {found}", N_("fact {name} holds type {wanted}, not {found}")),
     N_("fact {name} is not kept per player"),
+    N_("notify needs a kind"),
+    N_("draw needs 'as: NAME'"),
+    N_("let needs a mapping name: expression"),
+    ("'for' needs a list, not a {found}", N_("'for' needs a list, not type {found}")),
+    N_("a stage is named KIND/STAGE by its kind and stage ({kind}/{stage}), not {name}"),
+    N_("choices must not depend on the game: {error}"),
     # expressions (expr.py)
     N_("cannot read the expression {source}: {error}"),
-    ("{source} is {found}, {wanted} is needed here",
-     N_("{source} is of type {found}; type {wanted} is needed here")),
+    (
+        "{source} is {found}, {wanted} is needed here",
+        N_("{source} is of type {found}; type {wanted} is needed here"),
+    ),
     ("cannot compare {a} with {b}", N_("cannot compare type {a} with type {b}")),
-    ("argument {number} of {name}() must be {wanted}, not {found}",
-     N_("argument {number} of {name}() must be of type {wanted}, not {found}")),
+    (
+        "argument {number} of {name}() must be {wanted}, not {found}",
+        N_("argument {number} of {name}() must be of type {wanted}, not {found}"),
+    ),
     N_("{name}() takes {wanted} argument(s), not {found}"),
     ("'{word}' needs a bool, not {found}", N_("'{word}' needs a bool, not type {found}")),
     ("'in' needs a list, not {found}", N_("'in' needs a list, not type {found}")),
-    ("'for {name} in …' needs a list, not {found}",
-     N_("'for {name} in …' needs a list, not type {found}")),
+    (
+        "'for {name} in …' needs a list, not {found}",
+        N_("'for {name} in …' needs a list, not type {found}"),
+    ),
     N_("there is no field {name}"),
-    ("{found} has no field {name} (fields: {fields})",
-     N_("type {found} has no field {name} (fields: {fields})")),
+    N_("unexpected {what}"),
+    ("{found} cannot be indexed", N_("type {found} cannot be indexed")),
+    (
+        "'{op}' compares numbers, not {a} and {b}",
+        N_("'{op}' compares numbers, not type {a} and type {b}"),
+    ),
+    ("{a} is never in {b}", N_("type {a} is never in type {b}")),
+    (
+        "'{op}' needs numbers (or two lists for +), not {a} and {b}",
+        N_("'{op}' needs numbers (or two lists for +), not type {a} and type {b}"),
+    ),
+    N_("fact {name} takes one player argument"),
+    N_("fact {name} takes no argument"),
+    ("{name}(…) needs a player, not {found}", N_("{name}(…) needs a player, not type {found}")),
+    (
+        "the condition of a comprehension must be a bool, not {found}",
+        N_("the condition of a comprehension must be a bool, not type {found}"),
+    ),
+    (
+        "a list is indexed by a number, not {found}",
+        N_("a list is indexed by a number, not type {found}"),
+    ),
+    (
+        "{found} has no field {name} (fields: {fields})",
+        N_("type {found} has no field {name} (fields: {fields})"),
+    ),
     ("{found} has no field {name}", N_("type {found} has no field {name}")),
     N_("fact {name} is kept per player: write {call}(player)"),
     # the rules section (rulemap.py)
@@ -115,13 +153,19 @@ TEMPLATES: tuple[str | tuple[str, str], ...] = (
     N_("{path} names nothing in this file: no {name} at the top of the file"),
     N_("rule {number} is listed twice (first at line {line})"),
     N_("rule {number} is not listed in the rules section"),
-    N_("rule {number} needs either 'by' (the key paths of this file that implement it) or "
-       "'not_mechanic' (why no key does): it has both"),
-    N_("rule {number} needs either 'by' (the key paths of this file that implement it) or "
-       "'not_mechanic' (why no key does): it has neither"),
+    N_(
+        "rule {number} needs either 'by' (the key paths of this file that implement it) or "
+        "'not_mechanic' (why no key does): it has both"
+    ),
+    N_(
+        "rule {number} needs either 'by' (the key paths of this file that implement it) or "
+        "'not_mechanic' (why no key does): it has neither"
+    ),
     # the status post (status_post.py)
-    N_("a block of the status post has exactly one of rounds, line, players, blank: true "
-       "(it has {given})"),
+    N_(
+        "a block of the status post has exactly one of rounds, line, players, blank: true "
+        "(it has {given})"
+    ),
     N_("a part has either value or text"),
     N_("the layout may use only {allowed}, not {unknown}"),
 )
@@ -153,8 +197,9 @@ def checker_text(message: str) -> Text:
     for template, pattern in _patterns():
         matched = pattern.fullmatch(message)
         if matched is not None:
-            params = {k: _ARTICLE.sub("", v) if k in _TYPES else v
-                      for k, v in matched.groupdict().items()}
+            params = {
+                k: _ARTICLE.sub("", v) if k in _TYPES else v for k, v in matched.groupdict().items()
+            }
             return Text(template, params)
     return Text("{detail}", {"detail": message})
 
