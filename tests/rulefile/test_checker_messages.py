@@ -159,3 +159,13 @@ def test_every_sentence_the_checker_can_write_has_a_message_id() -> None:
                     if " " in shape and shape not in _BUILT and not has_template(shape):
                         missing.append(f"{path.name}:{node.lineno}: {shape}")
     assert missing == []
+
+
+def test_the_cli_speaks_another_language_when_asked(tmp_path: Path) -> None:
+    path = tmp_path / "broken.yaml"
+    path.write_text(TEXT.replace("who: [researcher]", "who: [reseacher]"), encoding="utf-8")
+    result = CliRunner().invoke(app, ["rules", "check", str(path), "--locale", "de"])
+    assert result.exit_code == 2
+    assert "key 'abilities.investigate.who[0]': unbekannte Rolle 'reseacher'" in result.output
+    wrong = CliRunner().invoke(app, ["rules", "check", str(path), "--locale", "fr"])
+    assert wrong.exit_code == 2 and "choose one of" in wrong.output
