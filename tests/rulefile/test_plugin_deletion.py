@@ -34,3 +34,24 @@ def test_a_plugin_log_folds_with_the_data_file_into_the_plugins_state(seed: int)
     assert post is not None and post is DATA.status_post
     assert post.render(folded.state, gettext_for("de")) == post.render(python.state,
                                                                        gettext_for("de"))
+
+
+def test_every_ability_is_explained_under_its_form_as_the_plugin_explains_it() -> None:
+    from nightfall.web.explain import action_explanation
+
+    for action in DATA.file.abilities:  # the same ids as the plugin's (the legality test)
+        assert action_explanation(DATA, action) == action_explanation(PYTHON, action), action
+    assert action_explanation(DATA, "elect") is not None
+
+
+def test_an_explanation_that_names_no_text_is_refused_by_key_and_line() -> None:
+    from nightfall.rulefile.load import RuleFileError, parse_source
+    from nightfall.rulefile.ruleset import compile_rules
+
+    data = DATA.source.data.replace(b"explain: explain_elect", b"explain: explain_elekt")
+    with pytest.raises(RuleFileError) as caught:
+        compile_rules(parse_source(data), register_terms=False)
+    (problem,) = caught.value.problems
+    assert problem.key == "abilities.elect.explain" and problem.message == (
+        "unknown text 'explain_elekt'")
+    assert problem.line == data[:data.index(b"explain_elekt")].count(b"\n") + 1

@@ -117,3 +117,17 @@ def test_a_changelings_game_shows_the_plugins_post(site) -> None:
         assert text == status_post(service.load(game_id).state, gettext_for(lang))
         assert heading.endswith(gettext_for(lang)("Status post"))
     assert "Cid: " in text
+
+
+def test_a_data_changelings_game_explains_each_form_as_the_plugin_does(site) -> None:
+    """Not the status post, but the same step towards deleting the plugin: a game of the
+    shipped Changelings file explains its abilities under their forms (``explain:``)."""
+    service, client = site
+    game_id = service.create("changelings-data", 3, {"early_close": False}, "de").id
+    tokens = {name: service.signup(game_id, name) for name in ("Ann", "Bob", "Cid", "Dee",
+                                                                "Eve", "Fay")}
+    service.deal(game_id)
+    service.start(game_id)
+    page = html.unescape(client.get(f"/p/{tokens['Ann']}/thread?lang=en").text)
+    # under "elect a leader", which day 1 offers in the thread (a public vote)
+    assert "the most votes at the deadline win (C5.1)." in page

@@ -125,6 +125,8 @@ class AbilitySpec(Strict):
     checks: list[Check] = Field(default_factory=list)
     choices: Expression | None = None
     offered: bool = True
+    #: a text key: one line under its form on the player's page saying what it does
+    explain: str | None = None
     #: what the command does once accepted (default: it is submitted in its slot)
     does: Effects = Field(default_factory=lambda: [{"submit": True}])
     #: how the simulator's bots play it (read by no rule)

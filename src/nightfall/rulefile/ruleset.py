@@ -52,6 +52,7 @@ from nightfall.rulefile.effects import (
     Usage,
     as_param,
 )
+from nightfall.rulefile.explain import check_explanations
 from nightfall.rulefile.expr import Env, Expr, ExprError, Function, Inline, Scope, compile_expr
 from nightfall.rulefile.kept import kept
 from nightfall.rulefile.load import RuleFileError, RuleProblem, Source, read_source
@@ -248,6 +249,7 @@ class DataRuleset(RulesetBase):
         self._check_bot_hints()
         self._compile_view()
         self.status_post = compile_status_post(self)
+        check_explanations(self)
         self._compile_setup()
         self._check_texts()
         self.problems += check_rule_index(file, self.source.locator.root)

@@ -1,6 +1,6 @@
 """The heuristic bot: a :class:`~nightfall.sim.bots.mind.Mind` plus a playbook per rule
-set (``changelings`` and its shipped rule file, ``island``); any other rule set (a rule file) gets the data-driven
-play of its ``bots:`` hints (:mod:`nightfall.sim.bots.generic`)."""
+set (``changelings`` and its shipped rule file, ``island``); any other rule set (a rule
+file) gets the data-driven play of its ``bots:`` hints (:mod:`nightfall.sim.bots.generic`)."""
 
 from __future__ import annotations
 
