@@ -63,11 +63,13 @@ from nightfall.rulefile.effects import (
     Usage,
     as_param,
 )
+from nightfall.rulefile.explain import check_explanations
 from nightfall.rulefile.expr import Env, Expr, ExprError, Function, Inline, Scope, compile_expr
 from nightfall.rulefile.kept import kept
 from nightfall.rulefile.load import RuleFileError, RuleProblem, Source, read_source
 from nightfall.rulefile.model import FORMAT, AbilitySpec, RuleFile
 from nightfall.rulefile.rulemap import check_rule_index
+from nightfall.rulefile.status_post import compile_status_post
 
 _LEFT_GAME = N_("You have left the game and can no longer act (C2.7).")
 _DEFINITION = re.compile(r"^([a-z_][a-z0-9_]*)(?:\((.*)\))?$")
@@ -270,6 +272,8 @@ class DataRuleset(RulesetBase):
         self._compile_notices()
         self._check_bot_hints()
         self._compile_view()
+        self.status_post = compile_status_post(self)
+        check_explanations(self)
         self._compile_setup()
         self._check_texts()
         self.problems += check_rule_index(file, self.source.locator.root)
