@@ -28,6 +28,7 @@ import pytest
 
 from nightfall.engine import Command, Game
 from nightfall.i18n import gettext_for
+from nightfall.rulefile.ruleset import shipped
 from nightfall.rulesets import new_game
 from nightfall.rulesets.changelings.status_post import status_post
 
@@ -64,6 +65,17 @@ def do(game: Game, action: str, by: str, target: str | None = None, **kw: object
     game.execute(Command(action, by=by, target=target, **kw))  # type: ignore[arg-type]
 
 
+@pytest.fixture(params=["plugin", "data"])
+def post(request: pytest.FixtureRequest):
+    """The plugin's status post and the shipped rule file's (``status_post:``), which
+    pages now show for both (``rulefile/status_post.status_post_of``): the same text."""
+    if request.param == "plugin":
+        return status_post
+    found = shipped("changelings-data").status_post
+    assert found is not None
+    return found.render
+
+
 @pytest.fixture
 def de():
     return gettext_for("de")
@@ -79,9 +91,9 @@ def roster_lines(post: str) -> dict[str, str]:
 
 
 # -- phase lines --------------------------------------------------------------------------
-def test_day_one_running_with_vote_deadline(de) -> None:
+def test_day_one_running_with_vote_deadline(de, post) -> None:
     game = make_game(berlin(20, 20))
-    assert phase_lines(status_post(game.state, de)) == [
+    assert phase_lines(post(game.state, de)) == [
         "Anmeldephase... finished",
         "Rollenverteilung... finished",
         "Erste Tagphase und Anführerwahl... running",
@@ -89,11 +101,11 @@ def test_day_one_running_with_vote_deadline(de) -> None:
     ]
 
 
-def test_second_night_running_until_christmas_eve(de) -> None:
+def test_second_night_running_until_christmas_eve(de, post) -> None:
     game = make_game(berlin(20, 20))
     game.tick(berlin(23, 23))  # day 1, night 1 (both stages), day 2, night 2 stage 1
     assert game.state.phase_label == "night 2/2"
-    assert phase_lines(status_post(game.state, de)) == [
+    assert phase_lines(post(game.state, de)) == [
         "Anmeldephase... finished",
         "Rollenverteilung... finished",
         "Erste Tagphase und Anführerwahl... finished",
@@ -104,31 +116,31 @@ def test_second_night_running_until_christmas_eve(de) -> None:
     ]
 
 
-def test_night_stage_one_shows_the_22_oclock_deadline(de) -> None:
+def test_night_stage_one_shows_the_22_oclock_deadline(de, post) -> None:
     game = make_game(berlin(20, 20))
     game.advance(at=berlin(21, 19, 30))  # day 1 closes at its deadline
     assert game.state.phase_label == "night 1/1"
-    lines = phase_lines(status_post(game.state, de))
+    lines = phase_lines(post(game.state, de))
     assert lines[-2:] == ["Erste Nachtphase... running", "(bis zum 21.12.12 um 22:00)"]
     assert "Erste Tagphase und Anführerwahl... finished" in lines
 
 
-def test_a_night_is_one_line_for_both_stages(de) -> None:
+def test_a_night_is_one_line_for_both_stages(de, post) -> None:
     game = make_game(berlin(20, 20))
     game.advance(at=berlin(21, 19, 30))
     game.advance(at=berlin(21, 22))
     game.advance(at=berlin(22, 20))
     assert game.state.phase_label == "day 2"
-    lines = phase_lines(status_post(game.state, de))
+    lines = phase_lines(post(game.state, de))
     assert lines.count("Erste Nachtphase... finished") == 1
     assert lines[-2:] == ["Zweite Tagphase... running", "(bis zum 23.12.12 um 19:30)"]
 
 
-def test_sixth_night_as_in_the_seed(de) -> None:
+def test_sixth_night_as_in_the_seed(de, post) -> None:
     game = make_game(berlin(12, 20))
     game.tick(berlin(24, 19))  # nobody acts: no abduction, no vote, nobody leaves
     assert game.state.phase_label == "night 6/2"
-    lines = phase_lines(status_post(game.state, de))
+    lines = phase_lines(post(game.state, de))
     assert lines[:4] == [
         "Anmeldephase... finished",
         "Rollenverteilung... finished",
@@ -145,24 +157,24 @@ def test_sixth_night_as_in_the_seed(de) -> None:
     assert sum(line.endswith("... running") for line in lines) == 1
 
 
-def test_gm_extension_moves_the_shown_deadline(de) -> None:
+def test_gm_extension_moves_the_shown_deadline(de, post) -> None:
     game = make_game(berlin(20, 20))
     game.tick(berlin(23, 23))
     game.execute(Command("extend", minutes=90))
-    assert phase_lines(status_post(game.state, de))[-1] == "(bis zum 24.12.12 um 21:30)"
+    assert phase_lines(post(game.state, de))[-1] == "(bis zum 24.12.12 um 21:30)"
 
 
-def test_no_deadline_line_without_clock_times(de) -> None:
+def test_no_deadline_line_without_clock_times(de, post) -> None:
     game = make_game()
     game.advance()
-    lines = phase_lines(status_post(game.state, de))
+    lines = phase_lines(post(game.state, de))
     assert lines[-1] == "Erste Nachtphase... running"
     assert not any(line.startswith("(bis zum") for line in lines)
 
 
-def test_english_texts() -> None:
+def test_english_texts(post) -> None:
     game = make_game(berlin(20, 20))
-    lines = phase_lines(status_post(game.state, gettext_for("en")))
+    lines = phase_lines(post(game.state, gettext_for("en")))
     assert lines == [
         "Sign-up phase... finished",
         "Role assignment... finished",
@@ -172,9 +184,9 @@ def test_english_texts() -> None:
 
 
 # -- roster lines -------------------------------------------------------------------------
-def test_roster_sorted_by_name_with_descriptions_and_no_roles(de) -> None:
+def test_roster_sorted_by_name_with_descriptions_and_no_roles(de, post) -> None:
     game = make_game(berlin(20, 20))
-    post = status_post(game.state, de)
+    post = post(game.state, de)
     lines = post.split("\n\n", 1)[1].splitlines()
     assert lines == [
         "appleblack: übermüdeter Hobbyklempner",
@@ -189,17 +201,17 @@ def test_roster_sorted_by_name_with_descriptions_and_no_roles(de) -> None:
     ]
 
 
-def test_leader_is_public_roles_of_living_players_are_not(de) -> None:
+def test_leader_is_public_roles_of_living_players_are_not(de, post) -> None:
     game = make_game(berlin(20, 20))
     do(game, "elect", "Gwyn", "Fluttershy87")
     game.tick(berlin(21, 19, 30))
-    roster = roster_lines(status_post(game.state, de))
+    roster = roster_lines(post(game.state, de))
     assert roster["Fluttershy87"] == "Fluttershy87: ernste Wache, Anführer"
     assert roster["appleblack"] == "appleblack: übermüdeter Hobbyklempner"
-    assert "Changeling" not in status_post(game.state, de)
+    assert "Changeling" not in post(game.state, de)
 
 
-def test_departed_players_show_their_role_and_statuses(de) -> None:
+def test_departed_players_show_their_role_and_statuses(de, post) -> None:
     game = make_game(berlin(20, 20))
     do(game, "elect", "Gwyn", "Fluttershy87")
     game.tick(berlin(21, 19, 30))
@@ -211,7 +223,7 @@ def test_departed_players_show_their_role_and_statuses(de) -> None:
     do(game, "vote", "Gwyn", "Fluttershy87")
     game.tick(berlin(23, 19, 30))
     assert game.state.phase_label == "night 2/1"
-    roster = roster_lines(status_post(game.state, de))
+    roster = roster_lines(post(game.state, de))
     # the abducted pony: role revealed after the description
     assert roster["Daylight"].startswith("Daylight: netter Magieforscher - ♂ Einhorn — Pony")
     # the banished changeling keeps the leader mark as history, as in the seed
@@ -221,7 +233,7 @@ def test_departed_players_show_their_role_and_statuses(de) -> None:
     assert roster["Manic Moon"] == "Manic Moon: Barkeeper - Dämonenpegasus"
 
 
-def test_after_the_end_every_role_is_revealed(de) -> None:
+def test_after_the_end_every_role_is_revealed(de, post) -> None:
     game = make_game(berlin(20, 20))
     do(game, "elect", "Gwyn", "Mochi")
     game.tick(berlin(21, 19, 30))
@@ -234,7 +246,7 @@ def test_after_the_end_every_role_is_revealed(de) -> None:
     game.tick(berlin(25, 19, 30))
     assert game.state.phase_label == "ended"
     assert game.state.winner == "ponies"
-    post = status_post(game.state, de)
+    post = post(game.state, de)
     lines = phase_lines(post)
     assert not any(line.endswith("... running") for line in lines)
     assert "Dritte Tagphase... finished" in lines
@@ -251,7 +263,7 @@ def test_after_the_end_every_role_is_revealed(de) -> None:
 
 
 
-def test_a_player_without_description_or_status_is_his_bare_name(de) -> None:
+def test_a_player_without_description_or_status_is_his_bare_name(de, post) -> None:
     game = new_game("changelings", 7, {"early_close": False}, "de")
     for name in ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus"):
         game.join(name, "Drama-Fan" if name == "Bob" else "")
@@ -259,7 +271,7 @@ def test_a_player_without_description_or_status_is_his_bare_name(de) -> None:
                  "Eve": "pony", "Fay": "researcher", "Gus": "pony"})
     game.start(at=berlin(20, 20))
     game.execute(Command("modkill", target="Bob"))
-    lines = status_post(game.state, de).split("\n\n", 1)[1].splitlines()
-    assert "Ann" in lines and "Ann:" not in status_post(game.state, de)
+    lines = post(game.state, de).split("\n\n", 1)[1].splitlines()
+    assert "Ann" in lines and "Ann:" not in post(game.state, de)
     bob = next(line for line in lines if line.startswith("Bob"))
     assert bob.startswith("Bob: Drama-Fan — Drama Queen, "), bob

@@ -32,7 +32,8 @@ def test_a_rule_file_game_from_the_command_line(tmp_path: Path) -> None:
                        "pony,pony,pony,changeling,researcher"))
     assert "(researcher)" in dealt and "Researcher" in dealt  # the file's role titles
     ok(run_cli(db, "start", gid))
-    assert "day 1" in ok(run_cli(db, "status", gid))
+    # the file's own status post (C16.1, ``status_post:``), not a plain one
+    assert "First day phase and leader election... running" in ok(run_cli(db, "status", gid))
     assert "identical" in ok(run_cli(db, "replay", gid))
     assert "cli-ponies" in ok(run_cli(db, "list"))
     with sqlite3.connect(db) as conn:
@@ -42,7 +43,7 @@ def test_a_rule_file_game_from_the_command_line(tmp_path: Path) -> None:
     assert bytes(stored) == rules.read_bytes() and '"early_close": false' in options
     # the file on disk may change or vanish: the game keeps the rules it was created with
     rules.write_text("not: a rule file\n")
-    assert "day 1" in ok(run_cli(db, "status", gid))
+    assert "First day phase and leader election... running" in ok(run_cli(db, "status", gid))
 
 
 def test_a_broken_rule_file_creates_nothing(tmp_path: Path) -> None:
@@ -52,7 +53,8 @@ def test_a_broken_rule_file_creates_nothing(tmp_path: Path) -> None:
     rules.write_bytes(data)
     done = run_cli(db, "new", "--rules", str(rules), "--locale", "de")
     assert done.returncode == 2, (done.stdout, done.stderr)
-    assert (f"{rules}:{line}: Schlüssel 'roles.pony.faction': unknown faction 'poneys'"
+    # the checker's message in the session's language too (rulefile/messages.py)
+    assert (f"{rules}:{line}: Schlüssel 'roles.pony.faction': unbekannte Seite 'poneys'"
             in done.stderr)
     assert "nichts wurde angelegt" in done.stderr and "Traceback" not in done.stderr
     assert rows(db, "games") == 0 and rows(db, "rule_files") == 0

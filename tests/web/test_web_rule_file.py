@@ -57,11 +57,13 @@ def test_the_new_page_offers_the_shipped_rule_files(env: Env) -> None:
 
 def test_errors_are_listed_by_key_and_line_in_the_gm_s_language(env: Env) -> None:
     data, line = broken_rules()
-    for lang, word in (("en", "line"), ("de", "Zeile"), ("ru", "строка")):
+    for lang, word, message in (("en", "line", "unknown faction 'poneys'"),
+                                ("de", "Zeile", "unbekannte Seite 'poneys'"),
+                                ("ru", "строка", "неизвестная сторона 'poneys'")):
         status, page = check(env, data, lang, as_file=(lang != "ru")).split("\n", 1)
         assert status == "400"
         listed = problems_of(page)
-        assert f"roles.pony.faction ({word} {line}): unknown faction 'poneys'" in listed
+        assert f"roles.pony.faction ({word} {line}): {message}" in listed
         assert 'name="rules_data"' not in page  # no create form for a broken file
     assert counts(env) == (0, 0)
     assert TermNames.known(Term("role", "zz_stranger")) is None

@@ -64,6 +64,13 @@ def test_an_uploaded_rule_file_makes_a_game_that_plays_in_the_browser(
     # the day's vote through the thread's form, seen by another player
     act(players["Ann"], "elect", "Cid", "/thread")
     assert "Ann votes for Cid as leader." in players["Dee"].go("/thread").content()
+    # the status page shows the file's own status post (``status_post:``, C16.1)
+    gm.go().locator("a", has_text="Status post").first.click()
+    gm.page.wait_for_load_state()
+    post = gm.page.locator("#status-text").inner_text()
+    assert "First day phase and leader election... running" in post
+    # nobody has left: each name with his own description only, by name
+    assert post.splitlines()[-5:] == [f"{name}: {name}, a test pony" for name in names]
     for person in (gm, *players.values()):
         person.context.close()
 
@@ -81,7 +88,8 @@ def test_a_broken_rule_file_shows_its_problems_by_key_and_line(browser: Any,
     form.locator("button[type=submit]").click()
     page.wait_for_load_state()
     listed = page.locator("ul.rule-problems li").all_inner_texts()
-    assert f"roles.pony.faction (Zeile {line}): unknown faction 'poneys'" in listed
+    # the checker's message in the GM's language too (rulefile/messages.py)
+    assert f"roles.pony.faction (Zeile {line}): unbekannte Seite 'poneys'" in listed
     assert "nichts wurde angelegt" in page.locator(".rule-errors").inner_text()
     assert page.locator("input[name=rules_data]").count() == 0
     # the pasted file is still there to correct

@@ -62,10 +62,12 @@ def demo(
         final = newspaper(game.state, gettext_for(locale))
     else:
         from nightfall.demo import play_demo
-        from nightfall.rulesets.changelings.status_post import status_post
+        from nightfall.rulefile.status_post import status_post_of
 
         game = play_demo(2012 if seed is None else seed, locale)
-        final = status_post(game.state, gettext_for(locale))
+        post = status_post_of(game.ruleset)  # the shipped file's (C16.1), the plugin's post
+        assert post is not None
+        final = post.render(game.state, gettext_for(locale))
     current = None
     for announcement in game.state.announcements:
         if announcement.phase != current:

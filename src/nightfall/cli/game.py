@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import importlib
 import json
 import os
 import secrets
@@ -760,14 +759,15 @@ def _generic_status(state: Any, _: Callable[[str], str], locale: str) -> str:
 
 
 def status_text(game: Game, locale: str) -> str:
-    """The rule set's status post (``nightfall.rulesets.<id>.status_post``) or a plain one."""
+    """The rule set's status post: a rule file's ``status_post`` (C16.1; Changelings' is the
+    shipped file's, for the plugin's games too), or a plain one."""
+    from nightfall.rulefile.status_post import status_post_of
+
     gettext = gettext_for(locale)
-    try:
-        module = importlib.import_module(f"nightfall.rulesets.{game.state.ruleset}.status_post")
-        render: Callable[[Any, Callable[[str], str]], str] = module.status_post
-    except (ImportError, AttributeError):
+    post = status_post_of(game.ruleset)
+    if post is None:
         return _generic_status(game.state, gettext, locale)
-    return render(game.state, gettext)
+    return post.render(game.state, gettext)
 
 
 @game_app.command("status")

@@ -25,12 +25,26 @@ def check(
     max_stages: Annotated[int, typer.Option(
         help="A bot game still running after this many stages never ends.")] = 200,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    locale: Annotated[str, typer.Option(
+        help="Language of the error messages: en (default), de or ru.")] = "en",
 ) -> None:
     """Validate a rule file: unknown names, wrong types, reads before writes, unreachable
     abilities, trigger cycles, missing texts in a declared language. Exit 0: valid;
     1: the bot games found a crash or a game that never ends; 2: the file is invalid."""
+    from nightfall.engine.text import render
+    from nightfall.i18n import SUPPORTED_LOCALES, gettext_for
     from nightfall.rulefile.load import RuleFileError
+    from nightfall.rulefile.messages import checker_text
     from nightfall.rulefile.ruleset import load_rules
+
+    if locale not in SUPPORTED_LOCALES:
+        raise typer.BadParameter(f"choose one of {', '.join(SUPPORTED_LOCALES)}",
+                                 param_hint="--locale")
+    gettext = gettext_for(locale)
+
+    def said(message: str) -> str:
+        """The checker's English sentence, in ``--locale`` (rulefile/messages.py)."""
+        return message if locale == "en" else render(checker_text(message), gettext)
 
     out = Console(soft_wrap=True, highlight=False)
     try:
@@ -38,13 +52,14 @@ def check(
     except RuleFileError as error:
         if as_json:
             print(json.dumps({"ok": False, "errors": [
-                {"key": p.key, "line": p.line, "message": p.message} for p in error.problems]},
-                ensure_ascii=False))
+                {"key": p.key, "line": p.line, "message": said(p.message)}
+                for p in error.problems]}, ensure_ascii=False))
         else:
             err = Console(stderr=True, soft_wrap=True, highlight=False)
             for problem in error.problems:
                 line = f":{problem.line}" if problem.line else ""
-                err.print(f"{file}{line}: key '{problem.key}': {problem.message}", markup=False)
+                err.print(f"{file}{line}: key '{problem.key}': {said(problem.message)}",
+                          markup=False)
             err.print(f"{len(error.problems)} error(s)", markup=False)
         raise typer.Exit(2) from None
     file_model = rules.file

@@ -84,7 +84,36 @@ def read_source(path: str | Path) -> Source:
     return parse_source(data, name)
 
 
-def parse_source(data: bytes, name: str = "<rules>") -> Source:
+def duplicate_keys(root: yaml.Node | None) -> list[RuleProblem]:
+    """Every key given twice in one mapping, anywhere in the file, at the line of its
+    second occurrence (YAML itself keeps the last one silently: a GM who pasted a role
+    twice would play the second without knowing). The numbers of the ``rules:`` section
+    are left to its own check (``rulemap.py``: "rule 'C1.1' is listed twice")."""
+    found: list[RuleProblem] = []
+    stack: list[tuple[yaml.Node, tuple[str | int, ...]]] = [(root, ())] if root else []
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, yaml.MappingNode):
+            first: dict[str, int] = {}
+            for key, value in node.value:
+                label = str(key.value) if isinstance(key, yaml.ScalarNode) else None
+                if label is not None and label in first and path != ("rules",):
+                    found.append(RuleProblem(
+                        (*path, label), key.start_mark.line + 1,
+                        f"the key {label!r} is given twice (first at line {first[label]})"))
+                elif label is not None:
+                    first[label] = key.start_mark.line + 1
+                stack.append((value, (*path, label if label is not None else "?")))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((item, (*path, i)) for i, item in enumerate(node.value))
+    return sorted(found, key=lambda p: p.line or 0)
+
+
+def parse_source(data: bytes, name: str = "<rules>", *, stored: bool = False) -> Source:
+    """Read a rule file's bytes. A key given twice is an error (:func:`duplicate_keys`)
+    except for a ``stored`` file: a game's file kept by the store before that check
+    existed must still replay with its bytes as they were played (the last of two equal
+    keys counted, as YAML reads them)."""
     digest = hashlib.sha256(data).hexdigest()
     try:
         text = data.decode("utf-8")
@@ -98,6 +127,9 @@ def parse_source(data: bytes, name: str = "<rules>") -> Source:
         raise RuleFileError(name, [RuleProblem((), mark.line + 1 if mark else None,
                                                f"not valid YAML: {problem}")]) from None
     locator = Locator(root)
+    duplicates = [] if stored else duplicate_keys(root)
+    if duplicates:
+        raise RuleFileError(name, duplicates)
     if not isinstance(raw, dict):
         raise RuleFileError(name, [RuleProblem((), 1, "a rule file is a mapping "
                                                       "(format, id, roles, ...)")])

@@ -125,6 +125,8 @@ class AbilitySpec(Strict):
     checks: list[Check] = Field(default_factory=list)
     choices: Expression | None = None
     offered: bool = True
+    #: a text key: one line under its form on the player's page saying what it does
+    explain: str | None = None
     #: what the command does once accepted (default: it is submitted in its slot)
     does: Effects = Field(default_factory=lambda: [{"submit": True}])
     #: how the simulator's bots play it (read by no rule)
@@ -227,6 +229,82 @@ class View(Strict):
     notes: dict[str, Notes] = Field(default_factory=dict)
 
 
+class PostText(Strict):
+    """A sentence of the status post: the text ``text`` (a key of ``texts``) when ``if``
+    holds; of a list of them the first that holds is shown (none: no line)."""
+
+    text: str
+    if_: Expression = Field(default=True, alias="if")
+    params: dict[str, Expression] = Field(default_factory=dict)
+
+
+class PostRounds(Strict):
+    """The phase lines (C16.1): one per round played so far — the sign-up, the deal, each
+    day and night — in order, each ``layout`` with its title and how far it is. A title
+    is chosen from ``titles`` by ``kind`` (``signup``, ``setup``, ``day``, ``night``) and
+    ``number``; its parameter ``ordinal`` is the word of ``ordinals`` for ``number``."""
+
+    titles: list[PostText]
+    #: text keys: the words for 1, 2, 3, ... (beyond the list: ``3.``)
+    ordinals: list[str] = Field(default_factory=list)
+    running: str
+    finished: str
+    #: how a line is laid out (not translated): ``{title}`` and ``{progress}``
+    layout: str = "{title}... {progress}"
+    #: the line under the running round while it has a deadline: parameters ``date``
+    #: and ``time``, in the game's ``timezone`` option, written as the formats say
+    until: PostText | None = None
+    date_format: str = "%d.%m.%y"
+    time_format: str = "%H:%M"
+
+
+class PostPart(Strict):
+    """One part of a player's line: ``value`` (an expression: a name, a role, a list of
+    statuses ... each shown by its translated title; nothing for none, ``''`` or an empty
+    list) or ``text`` with ``params``, when ``if`` holds; ``sep`` goes before it when a
+    part is shown before it (and between the items of a list)."""
+
+    value: Expression | None = None
+    text: str | None = None
+    params: dict[str, Expression] = Field(default_factory=dict)
+    if_: Expression = Field(default=True, alias="if")
+    sep: str = ", "
+
+
+class PostPlayers(Strict):
+    """One line per player of ``in`` (for which ``if`` holds), in ``order``: his name, and
+    when a part is shown, ``name_sep`` and the parts."""
+
+    for_: str = Field(default="p", alias="for")
+    in_: Expression = Field(default="players()", alias="in")
+    if_: Expression = Field(default=True, alias="if")
+    #: ``name``: by name, case-insensitively; ``seat``: as seated; ``listed``: as ``in``
+    order: Literal["name", "seat", "listed"] = "name"
+    name_sep: str = ": "
+    parts: list[PostPart] = Field(default_factory=list)
+
+
+class PostBlock(Strict):
+    """One block of the status post: exactly one of ``rounds``, ``line`` (a sentence,
+    the first of the alternatives that holds), ``players`` or ``blank: true``; shown only
+    when ``if`` holds."""
+
+    if_: Expression = Field(default=True, alias="if")
+    rounds: PostRounds | None = None
+    line: list[PostText] | None = None
+    players: PostPlayers | None = None
+    blank: bool = False
+
+
+class StatusPost(Strict):
+    """The status post a GM pastes into the thread (``rulefile/status_post.py``)."""
+
+    #: the text key of its heading on the pages ("Status post")
+    title: str
+    rule: str = ""
+    show: list[PostBlock]
+
+
 class Hook(Strict):
     version: int
 
@@ -276,6 +354,8 @@ class RuleFile(Strict):
     victory: list[Victory]
     notices: dict[str, list[NoticeText]] = Field(default_factory=dict)
     view: View = Field(default_factory=View)
+    #: the public status post (C16.1); without it the pages show a plain roster
+    status_post: StatusPost | None = None
     presets: dict[str, Preset] = Field(default_factory=dict)
     deal: Deal | None = None
     #: the variant's numbered rules, each with the keys that implement it (optional)

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from nightfall.engine.text import N_, Text
+from nightfall.rulefile.messages import checker_text
 
 if TYPE_CHECKING:
     from nightfall.rulefile.ruleset import DataRuleset
@@ -58,11 +59,6 @@ class RulesCheck:
     @property
     def ok(self) -> bool:
         return self.rules is not None and not self.problems
-
-
-def _checker_text(message: str) -> Text:
-    """A checker's message as a :class:`Text` shown as it is (it is not a msgid)."""
-    return Text("{detail}", {"detail": message})
 
 
 @dataclass(frozen=True)
@@ -142,7 +138,7 @@ def check_rules(data: bytes, name: str) -> RulesCheck:
         rules = compile_rules(source, register_terms=False)
     except RuleFileError as error:
         return RulesCheck(name, sha256, None, tuple(
-            RulesProblem(p.key, p.line, _checker_text(p.message)) for p in error.problems))
+            RulesProblem(p.key, p.line, checker_text(p.message)) for p in error.problems))
     problems = list(_own_problems(rules))
     return RulesCheck(name, sha256, None if problems else rules, tuple(problems))
 

@@ -78,7 +78,8 @@ def _compile_stored(sha256: str, data: bytes) -> DataRuleset:
     from nightfall.rulefile.load import parse_source
     from nightfall.rulefile.ruleset import compile_rules
 
-    source = parse_source(data, f"rule file {sha256[:12]}")
+    # stored: a file kept before duplicate keys were refused replays as it was played
+    source = parse_source(data, f"rule file {sha256[:12]}", stored=True)
     if source.sha256 != sha256:
         raise ValueError(f"the stored rule file {sha256} has another hash: {source.sha256}")
     return compile_rules(source)

@@ -90,9 +90,15 @@ ACTIONS: dict[tuple[str, str], str] = {
 }
 
 
-def action_explanation(ruleset: str, action: str) -> str | None:
-    """One line saying what ``action`` does (an English msgid), if there is one."""
-    return ACTIONS.get((ruleset, action))
+def action_explanation(ruleset: Ruleset, action: str) -> str | None:
+    """One line saying what ``action`` does (an English msgid), if there is one: a rule
+    file's own (an ability's ``explain:``), else a Python plugin's from :data:`ACTIONS`."""
+    from nightfall.rulefile.explain import explanation
+    from nightfall.rulefile.ruleset import DataRuleset
+
+    if isinstance(ruleset, DataRuleset):
+        return explanation(ruleset, action)
+    return ACTIONS.get((ruleset.id, action))
 
 
 def role_explanation(ruleset: Ruleset, role: str | None) -> Text | None:

@@ -169,7 +169,7 @@ def action_forms(game: Game, player: str, tr: Translator, *, thread: bool | None
                 text = True
             form = forms[command.action] = ActionForm(
                 command.action, upper_first(tr.term("action", command.action)), text=text,
-                hint=action_explanation(game.ruleset.id, command.action),
+                hint=action_explanation(game.ruleset, command.action),
                 hints=game.ruleset.action_hints(game.state, player, command.action))
             current = submissions.get(command.action)
             if current is not None:

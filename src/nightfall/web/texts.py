@@ -1,5 +1,6 @@
-"""Texts of whole pages that the rule sets define: the status post (Changelings, C16.1),
-the newspaper (Island, I3.2), a plain roster otherwise; and the log as sentences."""
+"""Texts of whole pages that the rule sets define: the status post (a rule file's
+``status_post``, Changelings' C16.1), the newspaper (Island, I3.2), a plain roster
+otherwise; and the log as sentences."""
 
 from __future__ import annotations
 
@@ -11,25 +12,34 @@ from nightfall.engine import events as ev
 from nightfall.engine.talk import notice_text
 from nightfall.engine.text import N_, Term, TermNames
 from nightfall.i18n import RULESET_NAMES
+from nightfall.rulefile.status_post import status_post_of
 from nightfall.web.i18n import Translator
 from nightfall.web.pages import LogEntry, effective
 
 Gettext = Callable[[str], str]
 
-#: rule set -> (module, function, title msgid)
+#: rule set -> (module, function, title msgid) of a Python plugin's public text
 PUBLIC_POSTS = {
-    "changelings": ("nightfall.rulesets.changelings.status_post", "status_post",
-                    N_("Status post")),
     "island": ("nightfall.rulesets.island.newspaper", "newspaper", N_("Newspaper")),
 }
 
 
-def status_title(ruleset: str) -> str:
+def status_title(ruleset: str, rules: Ruleset | None = None) -> str:
+    """The heading of the public status page: a rule file's ``status_post`` title (also
+    for the Changelings plugin, whose post the shipped file writes), Island's newspaper,
+    or "Status"."""
+    post = status_post_of(rules) if rules is not None else None
+    if post is not None:
+        return post.title
     return PUBLIC_POSTS.get(ruleset, ("", "", N_("Status")))[2]
 
 
-def status_text(state: GameState, tr: Translator) -> str:
-    """The rule set's public status text in the reader's language."""
+def status_text(state: GameState, tr: Translator, rules: Ruleset | None = None) -> str:
+    """The rule set's public status text in the reader's language: the rule file's status
+    post (C16.1), Island's newspaper (I3.2), or a plain roster."""
+    post = status_post_of(rules) if rules is not None else None
+    if post is not None:
+        return post.render(state, tr.gettext)
     found = PUBLIC_POSTS.get(state.ruleset)
     if found is not None:
         try:

@@ -1,6 +1,6 @@
 """The heuristic bot: a :class:`~nightfall.sim.bots.mind.Mind` plus a playbook per rule
-set (``changelings``, ``island``); any other rule set (a rule file) gets the data-driven
-play of its ``bots:`` hints (:mod:`nightfall.sim.bots.generic`)."""
+set (``changelings`` and its shipped rule file, ``island``); any other rule set (a rule
+file) gets the data-driven play of its ``bots:`` hints (:mod:`nightfall.sim.bots.generic`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,12 @@ from nightfall.sim.bots.generic import GenericBot
 from nightfall.sim.bots.island import IslandBot
 from nightfall.sim.bots.mind import HeuristicBase
 
-PLAYBOOKS: dict[str, type[HeuristicBase]] = {"changelings": ChangelingsBot, "island": IslandBot}
+#: the shipped Changelings file (``changelings-data``) is played by the Changelings
+#: playbook too: its views are the plugin's (tests/rulefile/test_changelings_data.py), so
+#: the same seeds give the plugin's games — what deleting the plugin needs of the bots
+PLAYBOOKS: dict[str, type[HeuristicBase]] = {"changelings": ChangelingsBot,
+                                             "changelings-data": ChangelingsBot,
+                                             "island": IslandBot}
 
 
 def HeuristicBot(name: str, rules: RulesInfo, rng: random.Random) -> Bot:

@@ -50,7 +50,7 @@ def game_context(request: Request, game_id: str, game: Any, tr: Translator) -> d
     return {"game_id": game_id, "game": game, "state": game.state,
             "title": game_title(game, info.title, tr),
             "ruleset_label": tr(ruleset_name(game.state.ruleset)),
-            "status_label": tr(status_title(game.state.ruleset)),
+            "status_label": tr(status_title(game.state.ruleset, game.ruleset)),
             "deadline": game.state.deadline if game.state.phase.is_play() else None}
 
 
@@ -174,7 +174,7 @@ async def status(request: Request, game_id: GameId) -> Response:
     game = await load_async(request, game_id)
     tr = translator(request, game)
     return page(request, "status.html", tr, **game_context(request, game_id, game, tr),
-                text=status_text(game.state, tr), view=game.view(None),
+                text=status_text(game.state, tr, game.ruleset), view=game.view(None),
                 game_zone=str(game.state.options.get("timezone") or "UTC"),
                 events_url=f"/g/{game_id}/events")
 
