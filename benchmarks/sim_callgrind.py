@@ -33,6 +33,8 @@ ROWS = {
     "island/random": ("island", "island-12", "random", 10),
     "changelings/heuristic": ("changelings", "canterlot-15", "heuristic", 10),
     "island/heuristic": ("island", "island-12", "heuristic", 6),
+    # issue 20: Changelings from its rule file, the same games as the first row's
+    "changelings-data/random": ("changelings-data", "canterlot-15", "random", 20),
 }
 
 

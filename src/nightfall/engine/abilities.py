@@ -488,12 +488,27 @@ def listed(ability: Ability, actor: str, targets: Sequence[str], arity: int,
                         command = table[pair] = make_command(action, actor, pair, choice, text)
                     found.append(command)
         return found
-    return [make_command(action, actor, (), choice, text) for choice in choices]
+    # none named (pass, unvote, a choice alone): one command per choice, from a table of
+    # the same kind (every list of a stage that awaits a ``pass`` offers it)
+    key = (action, actor, text, 0)
+    table = _SINGLES.get(key)
+    if table is None or len(table) >= _SINGLES_LIMIT:
+        if len(_SINGLES) >= _SINGLES_LIMIT:
+            _SINGLES.clear()
+        table = _SINGLES[key] = {}
+    try:
+        return list(map(table.__getitem__, choices))
+    except KeyError:  # a choice not listed before for this actor
+        for choice in choices:
+            if choice not in table:
+                table[choice] = make_command(action, actor, (), choice, text)
+        return list(map(table.__getitem__, choices))
 
 
 #: (action, actor) -> target -> the command naming that target; (action, actor, choice,
 #: text) -> target -> the same with that choice and text; (action, actor, choice, text,
-#: 2) -> pair of targets -> the command naming both (see :func:`listed`)
+#: 2) -> pair of targets -> the command naming both; (action, actor, text, 0) -> choice ->
+#: the command naming nobody (see :func:`listed`)
 _SINGLES: dict[tuple[str | int | None, ...], dict[Any, Command]] = {}
 _SINGLES_LIMIT = 2_000
 
@@ -842,6 +857,8 @@ class AbilityBook:
                         checks = ability.listed_command_checks
                 else:
                     candidates = ability.candidates(state, ability, player, targets)
+                    if candidates == ():  # the rule set's own "none": nothing to check
+                        continue
                 prepared = (_prepared(ability.command_preparers, state, ability, player)
                             if ability.command_preparers else ())
                 if not checks and not prepared and not counts:

@@ -360,14 +360,28 @@ def _left(state: GameState, e: ev.PlayerLeft) -> None:
     player.alive, player.left_cause, player.left_phase = False, e.cause, e.phase
 
 
+#: how many shared records the fold keeps per kind before it starts again (names and
+#: dates differ from game to game: stay bounded)
+_SHARED_LIMIT = 50_000
+#: the phases and phase records folded so far, by their fields (frozen, so shared; see
+#: ``_SUBMISSIONS``): every game of a simulation starts the same phases
+_PHASES: dict[tuple[Any, ...], tuple[Phase, PhaseRecord]] = {}
+
+
 @_applies(ev.PhaseStarted)
 def _phase(state: GameState, e: ev.PhaseStarted) -> None:
-    new = Phase(e.kind, e.number, e.stage)
+    key = (e.kind, e.number, e.stage, e.label, e.at, e.deadline)
+    found = _PHASES.get(key)
+    if found is None:
+        if len(_PHASES) >= _SHARED_LIMIT:
+            _PHASES.clear()
+        found = _PHASES[key] = (Phase(e.kind, e.number, e.stage), PhaseRecord(*key))
+    new, record = found
     if new.round != state.phase.round:
         state.submissions = {k: s for k, s in state.submissions.items() if s.standing}
     state.phase, state.phase_label = new, e.label
     state.phase_at, state.deadline = e.at, e.deadline
-    state.history.append(PhaseRecord(e.kind, e.number, e.stage, e.label, e.at, e.deadline))
+    state.history.append(record)
 
 
 @_applies(ev.DeadlineChanged)
@@ -380,11 +394,25 @@ def _deadline(state: GameState, e: ev.DeadlineChanged) -> None:
         )
 
 
+#: the submissions folded so far, by their fields: a frozen record is safe to share, and
+#: building one costs several times looking it up (seven ``object.__setattr__`` calls;
+#: the simulator folds the same few hundred over and over)
+_SUBMISSIONS: dict[tuple[Any, ...], Submission] = {}
+
+
 @_applies(ev.Submitted)
 def _submitted(state: GameState, e: ev.Submitted) -> None:
-    state.submissions[(e.player, e.slot)] = Submission(
-        e.player, e.action, e.slot, e.targets, e.choice, e.text, e.standing
-    )
+    key = (e.player, e.action, e.slot, e.targets, e.choice, e.text, e.standing)
+    try:
+        submission = _SUBMISSIONS.get(key)
+    except TypeError:  # a field that does not hash (not from the engine): built as before
+        state.submissions[(e.player, e.slot)] = Submission(*key)
+        return
+    if submission is None:
+        if len(_SUBMISSIONS) >= _SHARED_LIMIT:
+            _SUBMISSIONS.clear()
+        submission = _SUBMISSIONS[key] = Submission(*key)
+    state.submissions[(e.player, e.slot)] = submission
 
 
 @_applies(ev.SubmissionWithdrawn)

@@ -12,6 +12,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from nightfall.engine.state import PLAYERS as PLAYERS_PART
+from nightfall.engine.state import SUBMISSIONS as SUBMISSIONS_PART
 from nightfall.rulefile.expr import Env, Function, item_of, list_of
 
 PLAYERS, PHASE, SUBS, OPTIONS, ROLES = "players", "phase", "submissions", "options", "roles"
@@ -52,6 +54,52 @@ def _plus_one(tally: Mapping[str, int], extra: Sequence[str]) -> dict[str, int]:
     for name in extra:
         counter[name] += 1
     return dict(counter)
+
+
+#: ``state.memo`` key of the living players, shared (see :func:`alive_pool`)
+_ALIVE = "rf.alive"
+
+
+def alive_pool(state: Any) -> list[str]:
+    """The players still in the game, in seating order, worked out once while no player
+    changes: every legal list's targets and every ``alive()`` of an expression (the win
+    check, what a stage awaits, the resolution steps). Shared: an expression's value is
+    never changed in place (the interpreter builds every list anew: comprehensions,
+    ``+``, ``sorted``; ``for`` and ``draw`` copy their list first)."""
+    entry = state.memo.get(_ALIVE)  # ``derived`` inlined: asked by every list
+    mark = state.stamp[PLAYERS_PART]
+    if entry is not None and entry[0] == mark:
+        kept: list[str] = entry[1]
+        return kept
+    alive: list[str] = state.alive()
+    state.memo[_ALIVE] = (mark, alive)
+    return alive
+
+
+#: ``state.memo`` key of the round's submissions by slot (see :func:`_subs`)
+_BY_SLOT = "rf.subs_by_slot"
+_NO_SUBS: list[Any] = []
+
+
+def _subs(env: Env, slot: str) -> list[Any]:
+    """The round's submissions in ``slot``, in the order given (the engine's
+    ``submissions_in``), from an index by slot kept while the submissions are unchanged:
+    a night's resolution asks one slot per step (C15), each a scan of all of them.
+    Shared, like :func:`alive_pool`."""
+    state = env["$state"]
+    entry = state.memo.get(_BY_SLOT)
+    mark = state.stamp[SUBMISSIONS_PART]
+    if entry is None or entry[0] != mark:
+        by_slot: dict[str, list[Any]] = {}
+        for (_, in_slot), submission in state.submissions.items():
+            found = by_slot.get(in_slot)
+            if found is None:
+                by_slot[in_slot] = [submission]
+            else:
+                found.append(submission)
+        entry = state.memo[_BY_SLOT] = (mark, by_slot)
+    subs: list[Any] = entry[1].get(slot, _NO_SUBS)
+    return subs
 
 
 def _phase(env: Env) -> Any:
@@ -110,19 +158,21 @@ def _strip(env: Env, text: str | None) -> str:
 
 
 def _fn(params: tuple[str, ...], result: str | Callable[[Sequence[str]], str],
-        run: Callable[..., Any], *reads: str, varargs: bool = False) -> Function:
+        run: Callable[..., Any], *reads: str, varargs: bool = False,
+        reduces: str | None = None, reads_player: str | None = None) -> Function:
     # every function here that returns a bool returns True or False itself
-    return Function(params, result, run, frozenset(reads), varargs, strict=result == "bool")
+    return Function(params, result, run, frozenset(reads), varargs, strict=result == "bool",
+                    reduces=reduces, reads_player=reads_player)
 
 
 BUILTINS: dict[str, Function] = {
     # the players
-    "alive": _fn((), list_of("player"), lambda env: env["$state"].alive(), PLAYERS),
+    "alive": _fn((), list_of("player"), lambda env: alive_pool(env["$state"]), PLAYERS),
     "players": _fn((), list_of("player"), lambda env: list(env["$state"].players), PLAYERS),
-    "is_alive": _fn(("player",), "bool", _is_alive, PLAYERS),
-    "role": _fn(("player",), "role", _role, PLAYERS),
-    "faction": _fn(("player",), "faction", _faction, PLAYERS),
-    "has": _fn(("player", "status"), "bool", _has, PLAYERS),
+    "is_alive": _fn(("player",), "bool", _is_alive, PLAYERS, reads_player="is_alive"),
+    "role": _fn(("player",), "role", _role, PLAYERS, reads_player="role"),
+    "faction": _fn(("player",), "faction", _faction, PLAYERS, reads_player="faction"),
+    "has": _fn(("player", "status"), "bool", _has, PLAYERS, reads_player="has"),
     "has_tag": _fn(("player", "tag"), "bool", _has_tag, PLAYERS),
     "left_during": _fn(("player", "str", "int"), "bool", lambda env, p, kind, number: (
         _state(env).players[p].left_phase == f"{kind} {number}"), PLAYERS),
@@ -136,20 +186,19 @@ BUILTINS: dict[str, Function] = {
                    lambda env, r: bool(r in _rules(env).file.roles
                                        and _rules(env).file.roles[r].special)),
     # the round's inputs
-    "sub": _fn(("player", "slot"), "sub", _sub, SUBS),
-    "subs": _fn(("slot",), list_of("sub"),
-                lambda env, slot: env["$state"].submissions_in(slot), SUBS),
+    "sub": _fn(("player", "slot"), "sub", _sub, SUBS, reads_player="sub"),
+    "subs": _fn(("slot",), list_of("sub"), _subs, SUBS),
     "standing_subs": _fn((), list_of("sub"), lambda env: [
         s for s in _state(env).submissions.values() if s.standing], SUBS),
     "awaited": _fn(("player",), list_of("slot"), _awaited, PLAYERS, PHASE, SUBS, FLAG_READS),
     # the phase and the options
-    "phase": _fn((), "phase", _phase, PHASE),
+    "phase": _fn((), "phase", _phase, PHASE, reads_player="phase"),
     "option": _fn(("option",), "any", lambda env, name: _state(env).options.get(name),
                   OPTIONS),
     # lists and numbers
-    "len": _fn(("any",), "int", lambda env, xs: len(xs or ())),
-    "some": _fn(("list",), "bool", lambda env, xs: bool(xs)),
-    "first": _fn(("list",), _item, lambda env, xs: xs[0] if xs else None),
+    "len": _fn(("any",), "int", lambda env, xs: len(xs or ()), reduces="len"),
+    "some": _fn(("list",), "bool", lambda env, xs: bool(xs), reduces="some"),
+    "first": _fn(("list",), _item, lambda env, xs: xs[0] if xs else None, reduces="first"),
     "unique": _fn(("list",), _same, lambda env, xs: _unique(list(xs))),
     "sorted": _fn(("list",), _same, lambda env, xs: sorted(xs)),
     "take": _fn(("list", "int"), _same, lambda env, xs, n: list(xs[:n])),

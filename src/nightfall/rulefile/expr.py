@@ -140,6 +140,19 @@ class Function:
     strict: bool = False
     #: a definition compiled into every expression that calls it (see :class:`Inline`)
     inline: Inline | None = None
+    #: a definition without parameters that reads nothing of the game (the roles a liar
+    #: may pretend to be), with ``constant``: its value, worked out at load and used as
+    #: a literal is
+    value: Any = None
+    constant: bool = False
+    #: ``first`` or ``some``: of a comprehension, it stops at the first item that passes
+    #: the comprehension's condition (expressions have no effects, so the items after it
+    #: need not be looked at)
+    reduces: str | None = None
+    #: a builtin that reads one player's record (``role``, ``faction``, ``is_alive``,
+    #: ``has``) or the phase (``phase``): a test of it is compiled with the read in
+    #: place (one call less)
+    reads_player: str | None = None
 
 
 @dataclass(frozen=True)
@@ -155,6 +168,10 @@ class Inline:
     params: tuple[tuple[str, str], ...]
     #: the scope the definition was compiled in (its parameters as variables)
     scope: Scope
+    #: a definition with a comprehension: compiled in place only where every argument
+    #: is a constant (``acting('liar', 'disguise')``, one per night step, C15): then no
+    #: argument can read a name the comprehension binds
+    constants_only: bool = False
 
 
 @dataclass
@@ -236,6 +253,30 @@ class _Out:
     #: ``run`` reads a field of a variable holding an object (``s.action`` of a
     #: submission): (the variable, the field's getter), for a comparison to read itself
     field_of: tuple[str, Callable[[Any], Any]] | None = None
+    #: ``run`` is a list comprehension: (its variable, source, condition, element; the
+    #: element ``None``: the item itself), for ``first`` and ``some`` to stop early
+    comp: tuple[str, Compiled, Compiled | None, Compiled | None] | None = None
+    #: ``run`` is ``len(X)``: X's out, for ``len(X) == 0`` to be ``not X`` (a list is
+    #: empty, or ``none``) and of a comprehension to stop at its first item
+    len_of: _Out | None = None
+    #: ``run`` is ``role(VAR)`` or ``faction(VAR)``: (which, VAR), for a comparison or a
+    #: membership test with constants to read the player's record itself
+    player_read: tuple[str, str] | None = None
+    #: ``run`` is ``phase`` (the game's phase, never ``none`` in a game): a field of it
+    #: is read in place (``phase.kind == 'night'``: the windows, C2.3)
+    is_phase: bool = False
+    #: ``run`` reads a field of the phase: the field's getter (see :attr:`is_phase`)
+    phase_field: Callable[[Any], Any] | None = None
+    #: the code of ``not`` this test, in one function (``not team(p)`` is
+    #: ``faction(p) != 'changelings'``; ``not has(p, 'voiceless')``)
+    negated: Compiled | None = None
+    #: ``run`` reads a fact's flag: (its key, or the key's prefix and the variable naming
+    #: the player), for ``FACT == none`` to read it itself (``attack != none``,
+    #: ``partner(p) != none``)
+    flag: tuple[str, str | None] | None = None
+    #: ``run`` is ``sub(VAR, SLOT)`` of a constant slot: (VAR, SLOT), for
+    #: ``sub(actor, 'vote') == none`` to be a test of the submissions' keys
+    sub_key: tuple[str, Any] | None = None
 
 
 def _uses(*outs: _Out | None) -> frozenset[str]:
@@ -245,6 +286,17 @@ def _uses(*outs: _Out | None) -> frozenset[str]:
 def _constant(value: Any, kind: str, literal: str | None = None, strict: bool = False
               ) -> _Out:
     return _Out(lambda env: value, kind, literal=literal, value=value, strict=strict)
+
+
+def _constant_value(value: Any, kind: str) -> _Out:
+    """A value worked out at load (a definition that reads nothing of the game), used as
+    a literal is: compared, tested for membership (a list's items as a tuple) and passed
+    to calls as it is; a list is handed out as a new list each time, as a list literal
+    is (what receives it may keep it)."""
+    if isinstance(value, list):
+        items = tuple(value)
+        return _Out(lambda env: list(items), kind, value=value, items=items)
+    return _Out(lambda env: value, kind, value=value)
 
 
 def _reader(name: str) -> Compiled:
@@ -318,7 +370,7 @@ class _Compiler:
             self.facts.add(name)
             key = self.scope.keys.get(name)
             if key is not None:
-                return _Out(lambda env: env["$state"].flags.get(key), kind)
+                return _Out(lambda env: env["$state"].flags.get(key), kind, flag=(key, None))
             return _Out(lambda env: env["$facts"].get(env, name, None), kind)
         if name in self.scope.functions and not self.scope.functions[name].params:
             return self._call(token)
@@ -340,6 +392,17 @@ class _Compiler:
             prun = player.run
             base = self.scope.keys.get(name)
             if base is not None:
+                # the player read here when he is a variable or a field of one
+                # (``partner(p)``, ``partner(s.player)``: C3.2's valid ballot)
+                if player.var is not None:
+                    v = player.var
+                    return _Out(lambda env: env["$state"].flags.get(base + (env[v] or "")),
+                                kind, uses=player.uses, flag=(base, v))
+                if player.field_of is not None:
+                    v, get = player.field_of
+                    return _Out(lambda env: env["$state"].flags.get(
+                        base + ((None if (o := env[v]) is None else get(o)) or "")),
+                        kind, uses=player.uses)
                 return _Out(lambda env: env["$state"].flags.get(base + (prun(env) or "")),
                             kind, uses=player.uses)
             return _Out(lambda env: env["$facts"].get(env, name, prun(env)), kind,
@@ -363,10 +426,61 @@ class _Compiler:
         self.facts |= function.facts
         result = function.result
         kind = result if isinstance(result, str) else result([o.type for o in outs])
-        if function.inline is not None:
+        if function.inline is not None and (not function.inline.constants_only or all(
+                o.value is not _NO for o in outs)):
             return self._inline(function.inline, outs, kind)
+        if function.constant and not outs:
+            return _constant_value(function.value, kind)
+        if function.reduces == "len" and len(outs) == 1:
+            return _Out(_call_code(function.run, outs), kind, uses=outs[0].uses,
+                        len_of=outs[0])
+        if function.reduces is not None and len(outs) == 1 and outs[0].comp is not None:
+            return _Out(_first_of(*outs[0].comp, function.reduces == "some"), kind,
+                        strict=function.strict, uses=outs[0].uses)
         call = (function.run, outs[0].var) if len(outs) == 1 and outs[0].var is not None else (
             None)
+        which = function.reads_player
+        if which == "phase" and not outs:
+            return _Out(function.run, kind, uses=frozenset(), is_phase=True)
+        if which == "sub" and len(outs) == 2 and outs[0].var is not None and (
+                outs[1].value is not _NO):
+            return _Out(_call_code(function.run, outs), kind, uses=_uses(*outs),
+                        sub_key=(outs[0].var, outs[1].value))
+        if which in ("is_alive", "has") and outs and outs[0].field_of is not None and (
+                len(outs) == 1 or outs[1].value is not _NO):
+            # ``is_alive(s.target)``, ``has(s.player, 'voiceless')`` (C3.2's ballots):
+            # the field and the player's record read here
+            fv, get = outs[0].field_of
+            if which == "is_alive" and len(outs) == 1:
+                return _Out(lambda env: (o := env[fv]) is not None and (
+                    p := env["$state"].players.get(get(o))) is not None and p.alive,
+                    kind, strict=True, uses=_uses(*outs),
+                    negated=lambda env: (o := env[fv]) is None or (
+                        p := env["$state"].players.get(get(o))) is None or not p.alive)
+            if which == "has" and len(outs) == 2:
+                status = outs[1].value
+                return _Out(lambda env: (o := env[fv]) is not None and (
+                    p := env["$state"].players.get(get(o))) is not None
+                    and status in p.statuses, kind, strict=True, uses=_uses(*outs),
+                    negated=lambda env: (o := env[fv]) is None or (
+                        p := env["$state"].players.get(get(o))) is None
+                    or status not in p.statuses)
+        if which is not None and outs and outs[0].var is not None:
+            v = outs[0].var
+            if which == "is_alive" and len(outs) == 1:
+                return _Out(lambda env: (p := env["$state"].players.get(env[v])) is not None
+                            and p.alive, kind, strict=True, uses=_uses(*outs), call=call,
+                            negated=lambda env: (p := env["$state"].players.get(env[v]))
+                            is None or not p.alive)
+            if which == "has" and len(outs) == 2 and outs[1].value is not _NO:
+                status = outs[1].value
+                return _Out(lambda env: (p := env["$state"].players.get(env[v])) is not None
+                            and status in p.statuses, kind, strict=True, uses=_uses(*outs),
+                            negated=lambda env: (p := env["$state"].players.get(env[v]))
+                            is None or status not in p.statuses)
+            if which in ("role", "faction") and len(outs) == 1:
+                return _Out(_call_code(function.run, outs), kind, strict=function.strict,
+                            uses=_uses(*outs), call=call, player_read=(which, v))
         return _Out(_call_code(function.run, outs), kind, strict=function.strict,
                     uses=_uses(*outs), call=call)
 
@@ -387,6 +501,10 @@ class _Compiler:
                            uses=out.uses)
             bound[param] = arg
         body = _Compiler(inline.scope, bound).compile(inline.tree)
+        if not first:
+            # what the body's code is known to be holds in the caller too (its variables
+            # are the caller's): ``not team(p)`` uses the opposite test
+            return replace(body, type=kind, literal=None)
         run = body.run
         if first:
             inner, pending = run, tuple(first)
@@ -434,9 +552,9 @@ class _Compiler:
         self.local.pop()
         var = str(name)
         uses = over_out.uses | (_uses(cond_out, elem) - {var})
-        return _Out(_comprehension(var, over_out.run, cond_out.run if cond_out else None,
-                                   None if elem.var == var else elem.run),
-                    list_of(elem.type), uses=uses)
+        parts = (var, over_out.run, cond_out.run if cond_out else None,
+                 None if elem.var == var else elem.run)
+        return _Out(_comprehension(*parts), list_of(elem.type), uses=uses, comp=parts)
 
     def _map_comp(self, key: Tree[Token], value: Tree[Token], name: Token,
                   source: Tree[Token], condition: Tree[Token] | None) -> _Out:
@@ -446,6 +564,31 @@ class _Compiler:
         var, krun, vrun = str(name), k.run, v.run
         over = over_out.run
         cond = cond_out.run if cond_out is not None else None
+
+        kget = k.field_of[1] if k.field_of is not None and k.field_of[0] == var else None
+        vget = v.field_of[1] if v.field_of is not None and v.field_of[0] == var else None
+        if kget is not None and vget is not None:
+            # ``{s.player: s.target for s in …}`` (C3.2's ballots): the fields read here
+            def fields(env: Env) -> dict[Any, Any]:
+                found: dict[Any, Any] = {}
+                had, old = var in env, env.get(var)
+                try:
+                    for item in over(env):
+                        env[var] = item
+                        if cond is None or cond(env):
+                            if item is None:
+                                found[None] = None
+                            else:
+                                found[kget(item)] = vget(item)
+                finally:
+                    if had:
+                        env[var] = old
+                    else:
+                        env.pop(var, None)
+                return found
+
+            return _Out(fields, f"map[{k.type},{v.type}]",
+                        uses=over_out.uses | (_uses(cond_out, k, v) - {var}))
 
         def run(env: Env) -> dict[Any, Any]:
             # the item is bound in the environment itself and the name's old value put
@@ -477,6 +620,13 @@ class _Compiler:
     def _or_(self, a: Tree[Token], b: Tree[Token]) -> _Out:
         xo, yo = self._bool(a, "or"), self._bool(b, "or")
         x, y = xo.run, yo.run
+        kx, ky = _truth(xo), _truth(yo)  # a side known at load (an expression is pure)
+        if kx is True or ky is True:
+            return _constant(True, "bool", strict=True)
+        if kx is False:
+            return _as_bool(yo)
+        if ky is False:
+            return _as_bool(xo)
         if xo.strict and yo.strict:
             terms = (*(xo.or_ or (x,)), y)
             return _Out(_any_of(terms), "bool", strict=True, uses=_uses(xo, yo), or_=terms)
@@ -486,6 +636,13 @@ class _Compiler:
     def _and_(self, a: Tree[Token], b: Tree[Token]) -> _Out:
         xo, yo = self._bool(a, "and"), self._bool(b, "and")
         x, y = xo.run, yo.run
+        kx, ky = _truth(xo), _truth(yo)  # (``slot == 'vote'`` of C3.2 for a known slot)
+        if kx is False or ky is False:
+            return _constant(False, "bool", strict=True)
+        if kx is True:
+            return _as_bool(yo)
+        if ky is True:
+            return _as_bool(xo)
         if xo.strict and yo.strict:
             terms = (*(xo.and_ or (x,)), y)
             return _Out(_all_of(terms), "bool", strict=True, uses=_uses(xo, yo), and_=terms)
@@ -495,6 +652,10 @@ class _Compiler:
     def _not_(self, a: Tree[Token]) -> _Out:
         xo = self._bool(a, "not")
         x = xo.run
+        if xo.value is not _NO:
+            return _constant(not xo.value, "bool", strict=True)
+        if xo.negated is not None:  # a comparison or a test of a record: its opposite
+            return _Out(xo.negated, "bool", strict=True, uses=xo.uses, negated=x)
         if xo.call is not None:  # ``not has(p, 'x')`` has two arguments; one: called here
             impl, v = xo.call
             return _Out(lambda env: not impl(env, env[v]), "bool", strict=True, uses=xo.uses)
@@ -526,8 +687,15 @@ class _Compiler:
                 equals = (x.var, y.run)
             elif y.var is not None and y.var not in x.uses:
                 equals = (y.var, x.run)
+        if x.value is not _NO and y.value is not _NO:  # two constants: known at load
+            compare: Callable[[Any, Any], bool] = {
+                "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+                ">": operator.gt, ">=": operator.ge}[str(op)]
+            return _constant(bool(compare(x.value, y.value)), "bool", strict=True)
+        negated = (_compare_code("!=" if str(op) == "==" else "==", x, y)
+                   if str(op) in ("==", "!=") else None)
         return _Out(_compare_code(str(op), x, y), "bool", strict=True, uses=_uses(x, y),
-                    equals=equals)
+                    equals=equals, negated=negated)
 
     def _membership(self, a: Tree[Token], b: Tree[Token]) -> tuple[_Out, _Out]:
         x, y = self.compile(a), self.compile(b)
@@ -543,6 +711,10 @@ class _Compiler:
         x, y = xo.run, yo.run
         if yo.items is not None:  # a list of constants: the same items, never rebuilt
             items = yo.items
+            if xo.player_read is not None and xo.player_read[0] == "role":
+                v = xo.player_read[1]  # ``role(p) in [...]``: the record read here
+                return _Out(lambda env: (p := env["$state"].players.get(env[v])) is not None
+                            and p.role in items, "bool", strict=True, uses=xo.uses)
             if xo.call is not None:  # ``role(p) in [...]``: the function called here
                 impl, v = xo.call
                 return _Out(lambda env: impl(env, env[v]) in items, "bool", strict=True,
@@ -604,6 +776,9 @@ class _Compiler:
         else:
             raise ExprError(f"{_article(out.type)} has no field {key!r}")
         brun = out.run
+        if out.is_phase:  # ``phase.kind``: the state's phase read here
+            get = operator.attrgetter(key)
+            return _Out(lambda env: get(env["$state"].phase), kind, phase_field=get)
         if out.type in _OBJECT_RECORDS:
             get = operator.attrgetter(key)
             if out.var is not None:
@@ -644,6 +819,19 @@ class _Compiler:
             value = b.type[4:-1].split(",", 1)[1]
             return _Out(lambda env: brun(env).get(irun(env)), value, uses=uses)
         raise ExprError(f"{_article(b.type)} cannot be indexed")
+
+
+def _truth(out: _Out) -> bool | None:
+    """Whether a condition is known at load to hold (``None``: it is not known)."""
+    return None if out.value is _NO else bool(out.value)
+
+
+def _as_bool(out: _Out) -> _Out:
+    """``out`` as a condition that returns ``True`` or ``False`` itself."""
+    if out.strict:
+        return out
+    run = out.run
+    return _Out(lambda env: bool(run(env)), "bool", strict=True, uses=out.uses)
 
 
 def _all_of(terms: tuple[Compiled, ...]) -> Compiled:
@@ -689,6 +877,9 @@ def _call_code(impl: Callable[..., Any], outs: Sequence[_Out]) -> Compiled:
         if one.var is not None:  # a variable: read here, not by its own code
             v = one.var
             return lambda env: impl(env, env[v])
+        if one.field_of is not None:  # ``is_alive(s.player)``: the field read here
+            v, get = one.field_of
+            return lambda env: impl(env, None if (o := env[v]) is None else get(o))
         a = one.run
         return lambda env: impl(env, a(env))
     if len(outs) == 2:
@@ -699,11 +890,26 @@ def _call_code(impl: Callable[..., Any], outs: Sequence[_Out]) -> Compiled:
             if first.var is not None:
                 v = first.var
                 return lambda env: impl(env, env[v], c)
+            if first.field_of is not None:  # ``has(s.player, 'voiceless')``
+                v, get = first.field_of
+                return lambda env: impl(env, None if (o := env[v]) is None else get(o), c)
             return lambda env: impl(env, a(env), c)
         if first.value is not _NO:
             c = first.value
             return lambda env: impl(env, c, b(env))
         return lambda env: impl(env, a(env), b(env))
+    if len(outs) == 3:
+        x, y, z = outs
+        xr, yr, zr = x.run, y.run, z.run
+        if x.var is not None and y.value is not _NO:
+            # ``left_during(p, 'night', phase.number - 1)`` (C2.4)
+            v, c = x.var, y.value
+            return lambda env: impl(env, env[v], c, zr(env))
+        if x.var is not None and y.var is not None and z.value is not _NO:
+            # ``get(counted, p, 0)`` (C3.3's most votes, per player)
+            v, w, c = x.var, y.var, z.value
+            return lambda env: impl(env, env[v], env[w], c)
+        return lambda env: impl(env, xr(env), yr(env), zr(env))
     runs = tuple(o.run for o in outs)
     return lambda env: impl(env, *[r(env) for r in runs])
 
@@ -712,11 +918,40 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
     """The code of ``x OP y``: a constant side compared as a value, ``none`` by
     identity (no value of a rule file equals ``None`` but ``None``)."""
     xr, yr = x.run, y.run
+    if x.value is not _NO and y.value is _NO:
+        x, y = y, x  # the constant on the right (``0 < len(xs)``)
+        xr, yr = x.run, y.run
+        op = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
+    if x.len_of is not None and y.value == 0 and type(y.value) is int and op in (
+            "==", "!=", ">"):
+        # ``len(X) == 0``: X is empty (a list, a map, a text, or ``none``); of a
+        # comprehension, no item passes (stopping at the first that does)
+        arg = x.len_of
+        found = (_first_of(*arg.comp, True) if arg.comp is not None else arg.run)
+        if op == "==":
+            return lambda env: not found(env)
+        return lambda env: bool(found(env))
     if op in ("==", "!="):
         if y.value is None or x.value is None:
             side = x if y.value is None else y
             if side.field_of is not None:  # ``s.target != none``
                 return _field_compare(op, *side.field_of, None)
+            if side.sub_key is not None:  # ``sub(actor, 'vote') == none`` (C3.1's unvote)
+                giver, slot = side.sub_key
+                if op == "==":
+                    return lambda env: (p := env[giver]) is None or (
+                        (p, slot) not in env["$state"].submissions)
+                return lambda env: (p := env[giver]) is not None and (
+                    (p, slot) in env["$state"].submissions)
+            if side.flag is not None:  # ``attack != none``, ``partner(p) != none``
+                key, who = side.flag
+                if who is None:
+                    if op == "==":
+                        return lambda env: env["$state"].flags.get(key) is None
+                    return lambda env: env["$state"].flags.get(key) is not None
+                if op == "==":
+                    return lambda env: env["$state"].flags.get(key + (env[who] or "")) is None
+                return lambda env: env["$state"].flags.get(key + (env[who] or "")) is not None
             if side.var is not None:  # a variable read here, not by a function of its own
                 v = side.var
                 if op == "==":
@@ -738,6 +973,13 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
                 if op == "==":
                     return lambda env: env[v] == c
                 return lambda env: env[v] != c
+            if x.player_read is not None:  # ``role(p) == 'shield'``: the record read here
+                return _player_compare(op, *x.player_read, c)
+            if x.phase_field is not None:  # ``phase.kind == 'night'``: in one function
+                get = x.phase_field
+                if op == "==":
+                    return lambda env: get(env["$state"].phase) == c
+                return lambda env: get(env["$state"].phase) != c
             if x.call is not None:  # ``role(p) == 'shield'``: the function called here
                 impl, v = x.call
                 if op == "==":
@@ -770,6 +1012,22 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
         c = y.value
         return lambda env: fn(xr(env), c)
     return lambda env: fn(xr(env), yr(env))
+
+
+def _player_compare(op: str, which: str, var: str, c: Any) -> Compiled:
+    """``role(VAR) == C`` / ``faction(VAR) == C`` (``!=``) with the player's record read
+    here: what the builtin would return (``none`` for no such player, never equal to a
+    constant that is not ``none``), compared, in one function."""
+    if which == "role":
+        if op == "==":
+            return lambda env: (p := env["$state"].players.get(env[var])) is not None and (
+                p.role == c)
+        return lambda env: (p := env["$state"].players.get(env[var])) is None or p.role != c
+    if op == "==":
+        return lambda env: (p := env["$state"].players.get(env[var])) is not None and (
+            env["$rules"].role_factions.get(p.role) == c)
+    return lambda env: (p := env["$state"].players.get(env[var])) is None or (
+        env["$rules"].role_factions.get(p.role) != c)
 
 
 def _field_compare(op: str, var: str, get: Callable[[Any], Any], c: Any) -> Compiled:
@@ -817,6 +1075,31 @@ def _comprehension(var: str, over: Compiled, cond: Compiled | None,
             else:
                 env.pop(var, None)
         return found
+
+    return run
+
+
+def _first_of(var: str, over: Compiled, cond: Compiled | None, element: Compiled | None,
+              some: bool) -> Compiled:
+    """``first([element for var in over if cond])`` (``some``: ``some([…])``) without the
+    list: the items are looked at until one passes ``cond`` (who leads, C5; whether
+    anyone left last night, C2.4). The same answer as the whole comprehension's, as an
+    expression changes nothing."""
+    def run(env: Env) -> Any:
+        had, old = var in env, env.get(var)
+        try:
+            for value in over(env):
+                env[var] = value
+                if cond is None or cond(env):
+                    if some:
+                        return True
+                    return value if element is None else element(env)
+        finally:
+            if had:
+                env[var] = old
+            else:
+                env.pop(var, None)
+        return False if some else None
 
     return run
 

@@ -69,13 +69,24 @@ def mark(state: GameState, parts: Sequence[int], facts: Sequence[str]) -> tuple[
 def kept(state: GameState, key: Any, parts: Sequence[int], facts: Sequence[str],
          compute: Callable[[GameState], Any]) -> Any:
     """``compute(state)``, kept under ``key`` while ``parts`` and ``facts`` are
-    unchanged (``engine.state.derived`` with facts of their own)."""
+    unchanged (``engine.state.derived`` with facts of their own).
+
+    The entry also holds the counters of ``parts`` and of the flags as a whole when it
+    was last found valid: while none of them moved, nothing it reads can have changed,
+    and the facts' versions need not be looked up (most questions are asked again and
+    again with nothing changed in between: the early close after every command, every
+    player's legal list)."""
     if not facts:
         return derived(state, key, parts, compute)
-    now = mark(state, parts, facts)
+    stamp = state.stamp
+    coarse = (*map(stamp.__getitem__, parts), stamp[FLAGS])
     entry = state.memo.get(key)
-    if entry is not None and entry[0] == now:
-        return entry[1]
+    if entry is not None and entry[0] == coarse:
+        return entry[2]
+    now = mark(state, parts, facts)
+    if entry is not None and entry[1] == now:
+        state.memo[key] = (coarse, now, entry[2])
+        return entry[2]
     value = compute(state)
-    state.memo[key] = (now, value)
+    state.memo[key] = (coarse, now, value)
     return value

@@ -101,6 +101,7 @@ TEMPLATES: tuple[str | tuple[str, str], ...] = (
     ("'for' needs a list, not a {found}", N_("'for' needs a list, not type {found}")),
     N_("a stage is named KIND/STAGE by its kind and stage ({kind}/{stage}), not {name}"),
     N_("choices must not depend on the game: {error}"),
+    N_("cannot work out {name}: {error}"),
     # expressions (expr.py)
     N_("cannot read the expression {source}: {error}"),
     (

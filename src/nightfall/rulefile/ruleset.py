@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from copy import copy
 from dataclasses import dataclass, field
 from datetime import time
 from functools import cache
@@ -27,6 +28,7 @@ from nightfall.engine.abilities import (
     AbilityBook,
     ActorStep,
     Check,
+    ForActor,
     ForTargets,
     OnCommand,
     OnPhase,
@@ -34,6 +36,7 @@ from nightfall.engine.abilities import (
     has_role,
     not_now,
     refusal,
+    two_different,
 )
 from nightfall.engine.errors import SetupError
 from nightfall.engine.phase import ENDED, DeadlineRule
@@ -42,7 +45,15 @@ from nightfall.engine.state import FLAGS, PLAYERS, SUBMISSIONS
 from nightfall.engine.state import PHASE as PHASE_PART
 from nightfall.engine.text import N_, Term, TermNames, Text
 from nightfall.rulefile import hooks as hook_registry
-from nightfall.rulefile.builtins import BUILTINS, FLAG_READS, OPTIONS, PHASE, RECORDS, SUBS
+from nightfall.rulefile.builtins import (
+    BUILTINS,
+    FLAG_READS,
+    OPTIONS,
+    PHASE,
+    RECORDS,
+    SUBS,
+    alive_pool,
+)
 from nightfall.rulefile.builtins import PLAYERS as READS_PLAYERS
 from nightfall.rulefile.effects import (
     EffectCompiler,
@@ -109,6 +120,19 @@ class CompiledStage:
 
     #: what the inputs still missing depend on: the awaits and the submissions
     missing_parts: tuple[int, ...] = field(init=False)
+    #: the ``state.memo`` keys of what the stage awaits and of what is still missing, and
+    #: the functions that work them out (made once: asked after every command)
+    wanted_key: tuple[str, Any, str] = field(init=False)
+    missing_key: tuple[str, Any, str] = field(init=False)
+    wanted: Callable[[GameState], frozenset[tuple[str, str]]] = field(init=False)
+    still_missing: Callable[[GameState], frozenset[tuple[str, str]]] = field(init=False)
+    by_player_key: tuple[str, Any, str] = field(init=False)
+    #: the engine's steps: those before the numbered ones (each run if its condition
+    #: holds) and the numbered ones
+    engine_before: tuple[Step, ...] = field(init=False)
+    before_conditions: tuple[tuple[str, Expr | None], ...] = field(init=False)
+    engine_steps: tuple[Step, ...] = field(init=False)
+    by_player: Callable[[GameState], dict[str, list[str]]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.missing_parts = tuple(sorted({*self.await_parts, SUBMISSIONS}))
@@ -348,6 +372,18 @@ class DataRuleset(RulesetBase):
             return
         parts, facts = keyed_by([compiled])
         key, rules = ("rf.define", self, name), self
+        if not params and not compiled.reads and not compiled.facts:
+            # it reads nothing of the game (only the file's tables: roles, factions):
+            # worked out once here, and compiled into its callers as a literal is
+            # (``choice not in disguises`` tests a tuple)
+            try:
+                value = run(self.env(None))
+            except Exception as error:  # reported as the file's problem
+                self.problems.append(Problem(path, f"cannot work out {name!r}: {error}"))
+                return
+            functions[name] = Function((), compiled.type, lambda env: copy(value), frozenset(),
+                                       strict=compiled.strict, value=value, constant=True)
+            return
         if not params:
             # a definition without parameters is a function of the parts of the state it
             # reads: worked out once while they are unchanged (who leads, the mixed
@@ -370,6 +406,20 @@ class DataRuleset(RulesetBase):
                     value = compute(state)
                     state.memo[key] = (mark, value)
                     return value
+            elif not facts:
+                def constant(env: Env) -> Any:
+                    state = env.get("$state")
+                    if state is None:
+                        return run(rules.env(None))
+                    # ``derived`` inlined (the team's choices, C7.1: parts and submissions)
+                    entry = state.memo.get(key)
+                    stamp = state.stamp
+                    mark = tuple(map(stamp.__getitem__, parts))
+                    if entry is not None and entry[0] == mark:
+                        return entry[1]
+                    value = compute(state)
+                    state.memo[key] = (mark, value)
+                    return value
             else:
                 def constant(env: Env) -> Any:
                     state = env.get("$state")
@@ -384,19 +434,35 @@ class DataRuleset(RulesetBase):
         def fresh(state: GameState) -> dict[Any, Any]:
             return {}
 
+        missing = object()
+        single = parts[0] if len(parts) == 1 else None
+
         def call(env: Env, *args: Any) -> Any:
             state = env.get("$state")
             # the answers for given arguments are kept while the parts of the state the
             # definition reads are unchanged (``valid_ballots(slot)`` is asked for every
             # ballot); arguments that are lists are not kept
-            known = kept(state, key, parts, facts, fresh) if state is not None else None
-            if known is not None:
+            known: dict[Any, Any] | None = None
+            if state is not None:
+                if not facts:  # ``derived`` inlined (most definitions)
+                    entry = state.memo.get(key)
+                    stamp = state.stamp
+                    mark: Any = (stamp[single] if single is not None
+                                 else tuple(map(stamp.__getitem__, parts)))
+                    if entry is not None and entry[0] == mark:
+                        known = entry[1]
+                    else:
+                        known = {}
+                        state.memo[key] = (mark, known)
+                else:
+                    known = kept(state, key, parts, facts, fresh)
                 try:
-                    return known[args]
-                except KeyError:
-                    pass
+                    found = known.get(args, missing)
                 except TypeError:  # an unhashable argument
                     known = None
+                else:
+                    if found is not missing:
+                        return found
             inner = {"$state": state, "$rules": rules, "$facts": rules.facts}
             inner.update(zip(names, args, strict=True))
             value = run(inner)
@@ -404,9 +470,14 @@ class DataRuleset(RulesetBase):
                 known[args] = value
             return value
 
+        # called with constants only, it is compiled in place (a call, a memo lookup and
+        # an environment of its own cost more than the comprehension over one slot's
+        # submissions, asked once per resolution)
         functions[name] = Function(tuple(k for _, k in params), compiled.type, call,
                                    compiled.reads, facts=compiled.facts,
-                                   strict=compiled.strict)
+                                   strict=compiled.strict,
+                                   inline=Inline(compiled.tree, tuple(params), scope,
+                                                 constants_only=True))
 
     def _check_calls(self) -> None:
         """Trigger cycles: a procedure that calls itself, directly or through others,
@@ -512,6 +583,33 @@ class DataRuleset(RulesetBase):
                 *keyed_by([e for entry in awaits or () for e in entry
                            if isinstance(e, Expr)]))
             self._check_order(sid, [s for s in [*before, *steps] if s is not None], path)
+            self._bind_awaits(self.stages[(spec.kind, spec.stage)])
+
+    def _bind_awaits(self, stage: CompiledStage) -> None:
+        """The memo keys and compute functions of what ``stage`` awaits (``_missing``),
+        and the engine's steps of its resolution."""
+        stage.engine_before = self._engine_steps(stage.before, 0)
+        stage.before_conditions = tuple((s.id, s.condition) for s in stage.before)
+        stage.engine_steps = self._engine_steps(stage.steps, 1)
+        stage.wanted_key = ("rf.wanted", self, stage.id)
+        stage.missing_key = ("rf.missing", self, stage.id)
+
+        def wanted(state: GameState) -> frozenset[tuple[str, str]]:
+            return self._wanted(state, stage)
+
+        def still_missing(state: GameState) -> frozenset[tuple[str, str]]:
+            return self._still_missing(state, stage)
+
+        def by_player(state: GameState) -> dict[str, list[str]]:
+            found: dict[str, list[str]] = {}
+            for name, slot in self._wanted_now(state, stage):
+                found.setdefault(name, []).append(slot)
+            for slots in found.values():
+                slots.sort()
+            return found
+
+        stage.wanted, stage.still_missing, stage.by_player = wanted, still_missing, by_player
+        stage.by_player_key = ("rf.awaited", self, stage.id)
 
     def _await(self, entry: Mapping[str, Any], path: tuple[str | int, ...]
                ) -> tuple[str, Expr, Expr | None, Expr | None, Expr]:
@@ -564,9 +662,16 @@ class DataRuleset(RulesetBase):
         #: what each check function reads (parts of the state, and ACTOR): the engine
         #: shares a check's verdicts between players while those parts are unchanged
         self.check_reads: dict[object, tuple[int, ...]] = {}
+        #: C2.7: per generic ability, whether a player who left may still use it
+        self.after_leaving: dict[str, Expr] = {}
+        self.in_game = ForActor(self._in_game)
         abilities = [self._ability(aid, spec) for aid, spec in self.file.abilities.items()]
         self.book = AbilityBook(abilities, reads=self.check_reads)
         self.does: dict[str, Run] = {}
+        #: the abilities whose command is just submitted in its slot (``does`` left as
+        #: it is by default): handled without an environment
+        self.plain_submit: frozenset[str] = frozenset(
+            aid for aid, spec in self.file.abilities.items() if spec.does == [{"submit": True}])
         variables = _COMMAND_VARS
         for aid, spec in self.file.abilities.items():
             self.does[aid] = self._effects(spec.does, ("abilities", aid, "does"), **variables)
@@ -594,17 +699,9 @@ class DataRuleset(RulesetBase):
         rules = self
         actor_checks: list[ActorStep] = []
         if spec.generic:
-            after = self._expr(spec.after_leaving, (*path, "after_leaving"), "bool",
-                               actor="player")
-            left = refusal(_LEFT_GAME)
-
-            def in_game(state: GameState, ability: Ability, actor: str) -> Text | None:
-                if state.players[actor].alive or after.run(rules.env(state, actor=actor)):
-                    return None
-                return left
-
-            actor_checks.append(in_game)
-            self.check_reads[in_game] = (*parts_of([after]), PLAYERS, ACTOR)
+            self.after_leaving[aid] = self._expr(spec.after_leaving, (*path, "after_leaving"),
+                                                 "bool", actor="player")
+            actor_checks.append(self.in_game)
             actor_checks.append(has_role)
             if window is not None:
                 test = window.run
@@ -631,6 +728,22 @@ class DataRuleset(RulesetBase):
                        checks=tuple(c for c in checks if c is not None),
                        choices=choices, offered=spec.offered)
 
+    def _in_game(self, state: GameState, actor: str) -> Callable[[Ability], Text | None] | None:
+        """C2.7: a player who left acts no more, but for the abilities whose
+        ``after_leaving`` holds. One check for all of a player's abilities (a
+        :class:`ForActor`: the listing prepares it once per list, not once per ability),
+        which refuses a player still in the game nothing."""
+        if state.players[actor].alive:
+            return None
+        env = self.env(state, actor=actor)
+        after = self.after_leaving
+
+        def check(ability: Ability) -> Text | None:
+            found = after.get(ability.action)
+            return None if found is not None and found.run(env) else refusal(_LEFT_GAME)
+
+        return check
+
     def _check(self, spec: AbilitySpec, index: int, path: tuple[str | int, ...]) -> Check | None:
         """One refusal, classified by what its condition reads: the target (a target
         check, prepared per actor if it also reads the actor), the command (a command
@@ -642,6 +755,11 @@ class DataRuleset(RulesetBase):
                                  self.scope.with_vars(**_COMMAND_VARS), (*path, "refuse"), usage)
         if text is None:
             return None
+        if (spec.targets == 2 and not check.params and _names_one_player_twice(cond.tree)
+                and text(self.env(None)) == two_different(GameState(), _PAIR, _TWICE)):
+            # the engine's own check, refusing with the same text: the listing skips it,
+            # since the pairs it offers are of two different players by construction
+            return OnCommand(two_different)
         used = cond.variables | {v for source in check.params.values()
                                  for v in _variables(source, self.scope)}
         test = cond.run
@@ -689,9 +807,17 @@ class DataRuleset(RulesetBase):
 
             return OnTarget(on_target)
 
-        def on_actor(state: GameState, ability: Ability, actor: str) -> Text | None:
-            env = {"$state": state, "$rules": rules, "$facts": facts, "actor": actor}
-            return text(env) if test(env) else None
+        fixed = self.effects.fixed_texts.get(text)
+        if fixed is not None:
+            # a refusal without parameters, returned as it is (most actor checks refuse
+            # most players: not the leader, nothing awaited from you)
+            def on_actor(state: GameState, ability: Ability, actor: str) -> Text | None:
+                return fixed if test({"$state": state, "$rules": rules, "$facts": facts,
+                                      "actor": actor}) else None
+        else:
+            def on_actor(state: GameState, ability: Ability, actor: str) -> Text | None:
+                env = {"$state": state, "$rules": rules, "$facts": facts, "actor": actor}
+                return text(env) if test(env) else None
 
         if "actor" not in used and not cond.facts and cond.reads <= {PHASE}:
             return OnPhase(on_actor)
@@ -914,6 +1040,9 @@ class DataRuleset(RulesetBase):
 
     def handle(self, ctx: Context, command: Command) -> None:
         ability = self.book.check(ctx.state, command)
+        if ability.action in self.plain_submit:  # most commands: the ``submit`` effect
+            ctx.submit(command, ability.slot, standing=ability.standing)
+            return
         env = self.command_env(ctx.state, command)
         env["$ctx"], env["$ability"] = ctx, ability
         self._run(self.does[ability.action], env)
@@ -922,28 +1051,23 @@ class DataRuleset(RulesetBase):
         stage = self._stage(ctx.state.phase)
         if stage is None:
             return
-        env = self.env(ctx.state)
-        before = [s for s in stage.before if s.condition is None or s.condition.run(env)]
-        if before:
-            ctx.run_steps(self._engine_steps(before, 0))
-        if stage.steps:
-            ctx.run_steps(self._engine_steps(stage.steps, 1))
+        if stage.before:
+            env = self.env(ctx.state)
+            before = tuple(step for step, (_, condition) in zip(
+                stage.engine_before, stage.before_conditions, strict=True)
+                if condition is None or condition.run(env))
+            if before:
+                ctx.run_steps(before)
+        if stage.engine_steps:
+            ctx.run_steps(stage.engine_steps)
         self._run(stage.after, self.ctx_env(ctx))
 
     def _engine_steps(self, steps: Sequence[CompiledStep], start: int) -> tuple[Step, ...]:
-        key = (id(steps), start)
-        found = self._step_cache.get(key) if hasattr(self, "_step_cache") else None
-        if found is None:
-            made = []
-            for number, step in enumerate(steps, start):
-                run = step.run
-                made.append(Step(number if start else 0, step.id, step.rule,
-                                 self._step_runner(run), step.title))
-            found = tuple(made)
-            if not hasattr(self, "_step_cache"):
-                self._step_cache: dict[tuple[int, int], tuple[Step, ...]] = {}
-            self._step_cache[key] = found
-        return found
+        """The engine's steps of a stage (the steps before the numbered ones are numbered
+        0), made once at load (they were made per resolution)."""
+        return tuple(Step(number if start else 0, step.id, step.rule,
+                          self._step_runner(step.run), step.title)
+                     for number, step in enumerate(steps, start))
 
     def _step_runner(self, run: Run) -> Callable[[Context], None]:
         rules, facts = self, self.facts
@@ -967,10 +1091,13 @@ class DataRuleset(RulesetBase):
         return None if missing is None else set(missing)
 
     def all_inputs_in(self, state: GameState) -> bool:
-        """Asked after every command (C2.3, early close): answered from the kept set of
-        what is missing, without building a new one."""
-        missing = self._missing(state)
-        return missing is not None and not missing
+        """Asked after every command (C2.3, early close): whether the submissions hold
+        every input of the kept set of what the stage awaits (one superset test, as the
+        plugin does; the set of what is missing is not built)."""
+        stage = self.stages.get((state.phase.kind, state.phase.stage))
+        if stage is None or stage.awaits is None:
+            return False
+        return state.submissions.keys() >= self._wanted_now(state, stage)
 
     def _missing(self, state: GameState) -> frozenset[tuple[str, str]] | None:
         """The inputs the stage still waits for (``None``: it never closes early), kept
@@ -981,34 +1108,39 @@ class DataRuleset(RulesetBase):
         if stage is None or stage.awaits is None:
             return None
         missing: frozenset[tuple[str, str]] = kept(
-            state, ("rf.missing", self, stage.id), stage.missing_parts, stage.await_facts,
-            lambda s: self._still_missing(s, stage))
+            state, stage.missing_key, stage.missing_parts, stage.await_facts,
+            stage.still_missing)
         return missing
 
     def _still_missing(self, state: GameState, stage: CompiledStage
                        ) -> frozenset[tuple[str, str]]:
-        wanted: frozenset[tuple[str, str]] = kept(
-            state, ("rf.wanted", self, stage.id), stage.await_parts, stage.await_facts,
-            lambda s: self._wanted(s, stage))
+        wanted = self._wanted_now(state, stage)
         submissions = state.submissions
         return frozenset(key for key in wanted if key not in submissions)
+
+    def _wanted_now(self, state: GameState, stage: CompiledStage
+                    ) -> frozenset[tuple[str, str]]:
+        """Every input the stage awaits, kept (:meth:`_wanted`)."""
+        wanted: frozenset[tuple[str, str]] = kept(
+            state, stage.wanted_key, stage.await_parts, stage.await_facts, stage.wanted)
+        return wanted
 
     def awaited_slots(self, state: GameState, player: str) -> list[str]:
         """The slots the stage still waits for from ``player``, in order (the function
         ``awaited``: the pass of C2.3 asks it on every legal list)."""
-        missing = self._missing(state)
-        if not missing:
+        stage = self.stages.get((state.phase.kind, state.phase.stage))
+        if stage is None or stage.awaits is None:
             return []
-        key = ("rf.awaited", self)
-        entry = state.memo.get(key)
-        if entry is None or entry[0] is not missing:  # kept as long as that set is
-            by_player: dict[str, list[str]] = {}
-            for name, slot in missing:
-                by_player.setdefault(name, []).append(slot)
-            for slots in by_player.values():
-                slots.sort()
-            entry = state.memo[key] = (missing, by_player)
-        return list(entry[1].get(player, ()))
+        # what the stage awaits by player, kept while what the awaits read is unchanged
+        # (the missing set changes with every command: the lists come one per command)
+        by_player: dict[str, list[str]] = kept(
+            state, stage.by_player_key, stage.await_parts, stage.await_facts,
+            stage.by_player)
+        slots = by_player.get(player)
+        if not slots:
+            return []
+        submissions = state.submissions
+        return [slot for slot in slots if (player, slot) not in submissions]
 
     def _wanted(self, state: GameState, stage: CompiledStage) -> frozenset[tuple[str, str]]:
         """Every input the stage awaits, given or not (kept while the parts of the state
@@ -1022,10 +1154,15 @@ class DataRuleset(RulesetBase):
                 if player is not None:
                     wanted.add((player, slot.run(base)))
                 continue
-            for name in over.run(base):
-                env = {**base, var: name}
-                if cond is None or cond.run(env):
-                    wanted.add((name, slot.run(env)))
+            # the player bound in one environment (a copy per player cost more than the
+            # tests); each entry binds its own name, set afresh for every player
+            test = cond.run if cond is not None else None
+            which = slot.run
+            for name in list(over.run(base)):
+                base[var] = name
+                if test is None or test(base):
+                    wanted.add((name, which(base)))
+            base.pop(var, None)
         return frozenset(wanted)
 
     def winner(self, state: GameState) -> tuple[str, tuple[str, ...]] | None:
@@ -1077,7 +1214,7 @@ class DataRuleset(RulesetBase):
     def legal_commands(self, state: GameState, player: str) -> list[Command]:
         if state.ended:
             return []
-        return self.book.legal_commands(state, player, state.alive())
+        return self.book.legal_commands(state, player, alive_pool(state))
 
     # -- setup ---------------------------------------------------------------------------
     def presets(self) -> Mapping[str, Preset]:
@@ -1128,6 +1265,31 @@ def _variables(source: Any, scope: Scope) -> frozenset[str]:
         return compile_expr(source, scope.with_vars(**_COMMAND_VARS)).variables
     except ExprError:
         return frozenset()
+
+
+#: a command that names one player twice (what :func:`two_different` refuses)
+_TWICE = Command("", "", targets=("", ""))
+_PAIR = Ability("", "", "", targets=2)
+
+
+def _names_one_player_twice(tree: Any) -> bool:
+    """Whether an expression's parse tree is ``targets[0] == targets[1]`` (either way
+    round): the command names one player twice."""
+    if tree is None or getattr(tree, "data", None) != "compare":
+        return False
+    left, op, right = tree.children
+    if str(op) != "==":
+        return False
+    found = []
+    for side in (left, right):
+        if getattr(side, "data", None) != "index":
+            return False
+        base, index = side.children
+        if (getattr(base, "data", None) != "name" or str(base.children[0]) != "targets"
+                or getattr(index, "data", None) != "int_"):
+            return False
+        found.append(int(index.children[0]))
+    return sorted(found) == [0, 1]
 
 
 def _phase_true(window: Expr, rules: DataRuleset, phase: Phase) -> bool:

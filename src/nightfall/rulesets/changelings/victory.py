@@ -46,14 +46,18 @@ def winner(state: GameState) -> tuple[str, tuple[str, ...]] | None:
                 ponies += 1
     if not alive:
         return DRAW, ()  # C1.6 [R]
-    couple = mixed_couple(state)
-    if couple is not None and sorted(alive) == sorted(couple):
-        return LOVERS, couple  # C1.5, checked before C1.3/C1.4
+    # C1.5 needs the couple only when exactly two are left, and C1.3/C1.4 only when a
+    # faction wins (its mixed lovers do not share the win): most resolutions end neither
+    # way, so the pass over the partner flags is made only then
+    if len(alive) == 2:
+        couple = mixed_couple(state)
+        if couple is not None and sorted(alive) == sorted(couple):
+            return LOVERS, couple  # C1.5, checked before C1.3/C1.4
     if not changelings:  # C1.3
-        return PONIES, _members(state, PONIES, set(couple or ()))
+        return PONIES, _members(state, PONIES, set(mixed_couple(state) or ()))
     if changelings >= ponies:  # C1.4 (equal or exceeds [R])
         # C1.5: mixed lovers do not share their faction's win
-        return CHANGELINGS, _members(state, CHANGELINGS, set(couple or ()))
+        return CHANGELINGS, _members(state, CHANGELINGS, set(mixed_couple(state) or ()))
     return None
 
 

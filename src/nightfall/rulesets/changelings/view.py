@@ -28,11 +28,12 @@ from nightfall.rulesets.common.view import (
     all_notices,
     departure,
     own_notices,
-    own_submissions,
     trace,
 )
 
 PUBLIC_SLOTS = ("elect", "vote")
+#: the slot of the changelings' shared choice of a victim (abduct or replace, C7.1)
+KILL = "kill"
 
 
 def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str, Any]:
@@ -40,6 +41,7 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
     over = state.ended or gm
     in_team = me is not None and me.role in CHANGELING_ROLES
     partner = memory.partner_of(state, me.name) if me is not None else None
+    seats, team = _seats(state)
     if over:
         players = [_entry(state, p, me, over, in_team) for p in state.players.values()]
     else:
@@ -47,17 +49,24 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
         # shared (see _public_entries); only his own, his team's and his lover's differ
         players = list(_public_entries(state))
         if me is not None:
-            for seat, p in enumerate(state.players.values()):
-                if p is me or p.name == partner or (in_team and p.role in CHANGELING_ROLES):
-                    players[seat] = _entry(state, p, me, over, in_team)
+            players[seats[me.name]] = _entry(state, me, me, over, in_team)
+            if partner is not None and partner in seats:
+                players[seats[partner]] = _entry(state, state.players[partner], me, over,
+                                                 in_team)
+            if in_team:
+                for name in team:
+                    if name != me.name and name != partner:
+                        players[seats[name]] = _entry(state, state.players[name], me, over,
+                                                      in_team)
     announcements, thread = public_record(state)
+    votes, mine, kills = _votes_and_own(state, me.name if me is not None else None, in_team)
     view: dict[str, Any] = {
         "ruleset": state.ruleset,
         "phase": state.phase_label,
         "deadline": to_data(state.deadline),
         "players": players,
         "leader": current_leader(state),
-        "votes": _public_votes(state),
+        "votes": votes,
         "last_votes": dict(state.last_votes),
         "announcements": announcements,
         "thread": thread,
@@ -71,18 +80,13 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
             "alive": me.alive,
             "statuses": sorted(me.statuses),
             "notices": own_notices(state, me.name),
-            "submissions": own_submissions(state, me.name),
+            "submissions": mine,
             "partner": partner,
-            "team": sorted(
-                p.name for p in state.players.values() if p.role in CHANGELING_ROLES
-            ) if in_team else [],
+            "team": list(team) if in_team else [],
             "disguise": state.flags.get(memory.disguise_key(me.name)) if me.role == LIAR else None,
         }
         if in_team:
-            view["me"]["team_submissions"] = {
-                s.player: {"action": s.action, "target": s.target}
-                for s in state.submissions_in("kill")
-            }
+            view["me"]["team_submissions"] = kills
             view["me"]["move_notes"] = [to_data(t) for t in team_plan(state, me.name)]
     if over:
         view["traces"] = trace(state)
@@ -95,12 +99,15 @@ def _entry(state: GameState, p: PlayerState, me: PlayerState | None, over: bool,
     """How player ``p`` appears in the view of ``me`` (``None``: the public view)."""
     own = me is not None and p.name == me.name
     role_known = over or own or not p.alive or (in_team and is_changeling_side(p.role))
-    statuses = sorted(
-        s
-        for s in p.statuses
-        if over or own or s in PUBLIC_STATUSES or (s == LOVER and not p.alive)
-        or (s == LOVER and me is not None and memory.partner_of(state, me.name) == p.name)
-    )
+    if over or own:
+        statuses = sorted(p.statuses)  # all of them (the filter below passes each)
+    else:
+        statuses = sorted(
+            s
+            for s in p.statuses
+            if s in PUBLIC_STATUSES or (s == LOVER and not p.alive)
+            or (s == LOVER and me is not None and memory.partner_of(state, me.name) == p.name)
+        )
     return {
         "name": p.name,
         "seat": p.seat,
@@ -112,15 +119,27 @@ def _entry(state: GameState, p: PlayerState, me: PlayerState | None, over: bool,
     }
 
 
-def _public_votes(state: GameState) -> dict[str, dict[str, str | None]]:
-    """The running votes by public slot, each in the order given (one pass over the
-    submissions for both slots)."""
+def _votes_and_own(state: GameState, viewer: str | None, in_team: bool = False
+                   ) -> tuple[dict[str, dict[str, str | None]], dict[str, dict[str, Any]],
+                              dict[str, dict[str, Any]]]:
+    """The running votes by public slot, each in the order given; the viewer's own
+    standing submissions (as ``common.view.own_submissions`` gives them, for him alone);
+    and, for a changeling (``in_team``), his team's choices of a victim (C1.7), in one
+    pass over the submissions: every view asks for the first two."""
     votes: dict[str, dict[str, str | None]] = {slot: {} for slot in PUBLIC_SLOTS}
-    for (_, slot), submission in state.submissions.items():
+    mine: dict[str, dict[str, Any]] = {}
+    kills: dict[str, dict[str, Any]] = {}
+    for (owner, slot), submission in state.submissions.items():
         found = votes.get(slot)
         if found is not None:
             found[submission.player] = submission.target
-    return votes
+        if owner == viewer:
+            mine[slot] = {"action": submission.action, "targets": list(submission.targets),
+                          "choice": submission.choice, "text": submission.text}
+        if in_team and slot == KILL:
+            kills[submission.player] = {"action": submission.action,
+                                        "target": submission.target}
+    return votes, mine, kills
 
 
 def _public_entries(state: GameState) -> list[dict[str, Any]]:
@@ -128,12 +147,41 @@ def _public_entries(state: GameState) -> list[dict[str, Any]]:
     of every player's view are. Worked out once while no player changes (kept in
     ``state.memo``) and shared by the views, like their announcements: views are read,
     never written."""
-    entries: list[dict[str, Any]] = derived(state, _PUBLIC, (PLAYERS,), lambda s: [
-        _entry(s, p, None, False, False) for p in s.players.values()])
+    kept = state.memo.get(_PUBLIC)
+    mark = state.stamp[PLAYERS]
+    if kept is not None and kept[0] == mark:
+        entries: list[dict[str, Any]] = kept[1]
+        return entries
+    entries = [_entry(state, p, None, False, False) for p in state.players.values()]
+    if kept is not None and len(kept[1]) == len(entries):
+        # an entry that reads as before is the very object of before: most events that
+        # change the players change one or two entries, and a reader that remembers
+        # what it read (the bots' minds) skips an entry it has seen by its identity
+        entries = [old if old == new else new for old, new in zip(kept[1], entries,
+                                                                  strict=True)]
+    state.memo[_PUBLIC] = (mark, entries)
     return entries
 
 
 _PUBLIC = "c.view.public"
+
+
+def _seats(state: GameState) -> tuple[dict[str, int], list[str]]:
+    """Each player's seat in the views' list of players (the order of
+    ``state.players``), and the changelings' names sorted (a changeling's team, C1.7):
+    what every view of the stage asks, worked out once while no player changes (kept in
+    ``state.memo``, read, never written)."""
+    entry = state.memo.get(_SEATS)  # ``derived`` inlined: asked by every view
+    if entry is not None and entry[0] == state.stamp[PLAYERS]:
+        kept: tuple[dict[str, int], list[str]] = entry[1]
+        return kept
+    seats: tuple[dict[str, int], list[str]] = derived(state, _SEATS, (PLAYERS,), lambda s: (
+        {name: seat for seat, name in enumerate(s.players)},
+        sorted(p.name for p in s.players.values() if p.role in CHANGELING_ROLES)))
+    return seats
+
+
+_SEATS = "c.view.seats"
 
 
 def team_plan(state: GameState, viewer: str) -> list[Text]:

@@ -213,7 +213,9 @@ def _items_bind(state: GameState) -> bool:
 
 def _not_cuffed_to(state: GameState, ability: Ability, actor: str
                    ) -> PreparedTargetCheck | None:
-    if not (_items_bind(state) and holds(state, actor, HANDCUFFS)):
+    # whether he holds handcuffs first: a loop over his two or three items, and most
+    # voters hold none (the day's event is read only for those who do)
+    if not (holds(state, actor, HANDCUFFS) and _items_bind(state)):
         return None
     near = neighbours(state, actor)
 
@@ -228,6 +230,9 @@ def _not_cuffed_to(state: GameState, ability: Ability, actor: str
 
 def _no_love_note(state: GameState, ability: Ability, actor: str
                   ) -> PreparedTargetCheck | None:
+    if not state.flags.get(memory.LOVE_NOTES) and (
+            actor, "item:love_note") not in state.submissions:
+        return None  # no note today, none sent by him: nothing forbidden (most voters)
     if not _items_bind(state):
         return None
     forbidden = love_note_partners(state, actor)
@@ -404,6 +409,8 @@ def _item_candidates(state: GameState, ability: Ability, actor: str, targets: Se
     """Each unused item the actor holds that works on a player, on each valid target."""
     usable = sorted({i.id for i in state.players[actor].items
                      if i.id in ON_PLAYER and not i.used})
+    if not usable:  # most players hold no such item: nothing to list
+        return ()
     return listed(ability, actor, targets, 1, tuple(usable))
 
 

@@ -44,6 +44,8 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
     me = state.players.get(viewer) if viewer is not None else None
     over = state.ended or gm
     in_team = me is not None and is_mafia(me.role)
+    # seats and the team: one memo read per view (a viewer's page only)
+    seats, mafia = _seats(state) if me is not None else _NO_SEATS
     if over:
         players = [_entry(state, name, seat, me, over, in_team)
                    for seat, name in enumerate(seating(state))]
@@ -52,10 +54,14 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
         # shared (see _public_entries); only his own and, in the team, his team's differ
         players = list(_public_entries(state))
         if me is not None:
-            for seat, name in enumerate(seating(state)):
-                if name == me.name or (in_team and is_mafia(state.players[name].role)):
+            # the viewer's own entry and, in the team, his team's (himself among them)
+            for name in mafia if in_team else (me.name,):
+                seat = seats.get(name)
+                if seat is not None:
                     players[seat] = _entry(state, name, seat, me, over, in_team)
-    report = memory.mapping(state, memory.REPORT)
+    # the last tally's report (``memory.mapping`` without its copy: only its votes,
+    # the very list, are shown)
+    report = state.flags.get(memory.REPORT) or {}
     announcements, thread = public_record(state)
     view: dict[str, Any] = {
         "ruleset": state.ruleset,
@@ -82,7 +88,7 @@ def project(state: GameState, viewer: str | None, gm: bool = False) -> dict[str,
             "votes": vote_count(state, me.name) if me.alive else 0,
             "notices": own_notices(state, me.name),
             "submissions": own_submissions(state, me.name),
-            "team": [p for p in seating(state) if in_team and is_mafia(state.players[p].role)],
+            "team": list(mafia) if in_team else [],
         }
         if in_team:
             view["me"]["team_submissions"] = {
@@ -101,6 +107,7 @@ def _entry(state: GameState, name: str, seat: int, me: PlayerState | None, over:
     p = state.players[name]
     own = me is not None and name == me.name
     known = over or own or role_public(state, name) or (in_team and is_mafia(p.role))
+    everything = over or own  # every status and item shown (the filters pass each)
     return {
         "name": name,
         "seat": seat,
@@ -108,10 +115,11 @@ def _entry(state: GameState, name: str, seat: int, me: PlayerState | None, over:
         "alive": p.alive,
         "left": _left(state, name, over),
         "role": p.role if known else None,
-        "statuses": sorted(s for s in p.statuses if over or own or s in PUBLIC_STATUSES),
+        "statuses": sorted(p.statuses) if everything else sorted(
+            s for s in p.statuses if s in PUBLIC_STATUSES),
         "items": [
             {"id": i.id, "used": i.used}
-            for i in p.items if over or own or is_public(i.id, i.used)
+            for i in p.items if everything or is_public(i.id, i.used)
         ],
     }
 
@@ -121,10 +129,44 @@ def _public_entries(state: GameState) -> list[dict[str, Any]]:
     every player's view. Kept in ``state.memo`` while the players, the phase and the
     flags (the seating, the day's event, the roles shown) are unchanged, and shared by
     the views like their announcements: views are read, never written."""
-    entries: list[dict[str, Any]] = derived(
-        state, "i.view.public", (PLAYERS, PHASE, FLAGS), lambda s: [
-            _entry(s, name, seat, None, False, False) for seat, name in enumerate(seating(s))])
+    stamp = state.stamp
+    mark = (stamp[PLAYERS], stamp[PHASE], stamp[FLAGS])
+    kept = state.memo.get(_PUBLIC)
+    if kept is not None and kept[0] == mark:
+        entries: list[dict[str, Any]] = kept[1]
+        return entries
+    entries = [_entry(state, name, seat, None, False, False)
+               for seat, name in enumerate(seating(state))]
+    if kept is not None and len(kept[1]) == len(entries):
+        # an entry that reads as before is the very object of before: a reader that
+        # remembers what it read (the bots' minds) skips an entry it has seen by its
+        # identity, and most changes of the parts read here change no entry or one
+        entries = [old if old == new else new for old, new in zip(kept[1], entries,
+                                                                  strict=True)]
+    state.memo[_PUBLIC] = (mark, entries)
     return entries
+
+
+_PUBLIC = "i.view.public"
+
+
+def _seats(state: GameState) -> tuple[dict[str, int], list[str]]:
+    """Each player's seat (his place in :func:`seating`, the order of every view's
+    players) and the mafia's names in seating order (the team a werewolf or the
+    half-blood sees, I1.1): asked by every view, worked out once while the players and
+    the flags (the seating is one) are unchanged (kept in ``state.memo``, read, never
+    written)."""
+    seats: tuple[dict[str, int], list[str]] = derived(
+        state, "i.view.seats", (PLAYERS, FLAGS), lambda s: _seats_of(s, seating(s)))
+    return seats
+
+
+_NO_SEATS: tuple[dict[str, int], list[str]] = ({}, [])
+
+
+def _seats_of(state: GameState, order: list[str]) -> tuple[dict[str, int], list[str]]:
+    return ({name: seat for seat, name in enumerate(order)},
+            [name for name in order if is_mafia(state.players[name].role)])
 
 
 def _left(state: GameState, name: str, over: bool) -> dict[str, Any] | None:

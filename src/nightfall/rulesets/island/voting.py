@@ -55,7 +55,8 @@ def own_vote_count(state: GameState, player: str) -> int:
     (I5), one more with a working megaphone (I4; items change no vote under fear)."""
     event = memory.today_event(state)
     count = 2 if event in TWO_VOTES else 1
-    if event != FEAR and items_work(state) and holds(state, player, MEGAPHONE):
+    # ``items_work`` read from the same event (asked for every vote list)
+    if event != FEAR and event != MAGNETIC_STORM and holds(state, player, MEGAPHONE):
         count += 1
     return count
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from nightfall.engine.commands import Command
 from nightfall.sim.bots.base import RulesInfo
-from nightfall.sim.bots.mind import JUSTIFIED, HeuristicBase, Mind, best, claim_text
+from nightfall.sim.bots.mind import JUSTIFIED, HeuristicBase, Mind, best, best_of, claim_text
 
 INVESTIGATORS = frozenset({"researcher", "night_owl"})
 #: how much the changelings want a pony of this role gone (known from a scry)
@@ -46,8 +46,8 @@ class ChangelingsBot(HeuristicBase):
         super().__init__(name, rules, rng)
         self.ballots: dict[int, dict[str, str]] = defaultdict(dict)  # day -> voter -> target
         self.judged: set[str] = set()
-        #: how many players the mind had seen leave when the entries were last read for
-        #: judging (see :meth:`after_observe`)
+        #: how many players the mind had seen leave (``mind.departed``) when they were
+        #: last judged (see :meth:`after_observe`)
         self._dead_judged = 0
         self.pending: str | None = None
         self.fake_claimed = False
@@ -87,13 +87,18 @@ class ChangelingsBot(HeuristicBase):
         if mind.kind == "day":
             ballots = (view.get("votes") or {}).get("vote") or {}
             self.ballots[mind.day].update({v: t for v, t in ballots.items() if t})
-        if len(mind.dead) == self._dead_judged:
+        departed = mind.departed
+        if len(departed) == self._dead_judged:
             # nobody left since the entries were last read here: a departed player's
             # entry shows how he left from the event that made him leave (C2.4), so
-            # nothing new is there to judge (the loop read every entry on each turn)
+            # nothing new is there to judge
             return
-        self._dead_judged = len(mind.dead)
-        for entry in view.get("players") or ():
+        # only the players who left since (the mind lists them in the order of the view's
+        # entries, as they were first seen gone, with the entry read then): the loop
+        # over every entry found the same ones, in the same order
+        fresh = departed[self._dead_judged:]
+        self._dead_judged = len(departed)
+        for entry in fresh:
             name, left = entry["name"], entry.get("left")
             if entry.get("alive") or name in self.judged or not left:
                 continue
@@ -176,7 +181,11 @@ class ChangelingsBot(HeuristicBase):
         if options and options[0].action == "elect":
             return self.pick_trusted(options)
         suspects = [c for c in options if c.target != mind.me]
-        justified = self.pick_suspect(suspects, justified_only=True)
+        # what pick_suspect(suspects, justified_only=True), then pick_suspect(suspects)
+        # choose from, worked out once
+        pool, totals = self.scored(suspects)
+        kept, kept_totals = self.justified_of(pool, totals)
+        justified = best_of(self.rng, kept, kept_totals)
         if justified is not None:
             return justified
         crowd = self.crowd(view, "vote")
@@ -184,7 +193,7 @@ class ChangelingsBot(HeuristicBase):
                    and mind.suspicion(c.target or "") > -JUSTIFIED]
         if leading and self.rng.random() < 0.6:
             return best(self.rng, leading, lambda c: crowd.get(c.target or "", 0))
-        return self.pick_suspect(suspects)
+        return best_of(self.rng, pool, totals)
 
     def team_vote(self, view: Mapping[str, Any], options: Sequence[Command]) -> Command | None:
         mind = self.mind

@@ -21,7 +21,7 @@ from typing import Any
 
 from nightfall.engine.commands import Command
 from nightfall.sim.bots.base import RulesInfo
-from nightfall.sim.bots.mind import JUSTIFIED, HeuristicBase, Mind, best, claim_text
+from nightfall.sim.bots.mind import JUSTIFIED, HeuristicBase, Mind, best, best_of, claim_text
 
 HARMFUL_ITEMS = frozenset({"trap", "poison_thorn", "totem", "handcuffs", "bomb"})
 MAFIA_ROLES = frozenset({"werewolf", "half_blood"})
@@ -59,7 +59,10 @@ class IslandBot(HeuristicBase):
         """The lynch table of the last day: voters of a revealed player are judged."""
         mind = self.mind
         table = view.get("lynch_table") or []
-        lynched = [e for e in view.get("players") or () if not e.get("alive")
+        # only the entries new on this turn (``mind.fresh``): an entry read as the same
+        # object on the last turn was looked at then, and a lynched player's name is in
+        # ``tables_read`` from that turn on
+        lynched = [e for e in mind.fresh if not e.get("alive")
                    and (e.get("left") or {}).get("cause") == "lynched"
                    and e["name"] not in self.tables_read]
         for entry in lynched:
@@ -90,8 +93,11 @@ class IslandBot(HeuristicBase):
         evil = role in MAFIA_ROLES or bool(mind.team)
         hamster = role == "hamster"
         out: list[Command] = self.claims(evil)
-        singles = [c for c in legal.get("vote", ()) if len(c.all_targets) == 1
-                   and c.target != mind.me]
+        myself = mind.me
+        # the votes naming one player other than me (``len(c.all_targets) == 1`` without
+        # the property's call per command: the list holds ~5 pairs per single)
+        singles = [c for c in legal.get("vote", ()) if (
+            len(c.targets) == 1 if c.targets else c.target is not None) and c.target != myself]
         if singles:
             out += self.changed(self.hostile(singles, evil), mine.get("vote"))
         if "fear_pick" in legal:
@@ -141,9 +147,21 @@ class IslandBot(HeuristicBase):
         islander for the werewolves."""
         mind = self.mind
         if evil:
-            pool = [c for c in options if not set(c.all_targets) & (mind.team | {mind.me})]
-            return best(self.rng, pool or list(options),
-                        lambda c: sum(self.danger(t) for t in c.all_targets))
+            side = mind.team | {mind.me}
+            pool = [c for c in options if side.isdisjoint(c.all_targets)] or list(options)
+            # each player's danger worked out once for this choice (nothing changes it
+            # while the bot decides), summed per command in the order of its targets
+            dangers: dict[str, float] = {}
+            keys = []
+            for command in pool:
+                total: float = 0
+                for target in command.all_targets:
+                    value = dangers.get(target)
+                    if value is None:
+                        value = dangers[target] = self.danger(target)
+                    total += value
+                keys.append(total)
+            return best_of(self.rng, pool, keys)
         return self.pick_suspect(options)
 
     def eat(self, view: Mapping[str, Any], options: Sequence[Command]) -> Command | None:

@@ -18,7 +18,8 @@ import random
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import count
+from itertools import compress, count
+from operator import is_not
 from typing import Any
 
 from nightfall.engine.commands import Command, by_action
@@ -82,62 +83,85 @@ class Mind:
         self._suspicion: dict[str, float] | None = None
         #: the roles in play, if the game master announced them
         self.roles_in_play: set[str] | None = None
-        #: per player, the view entry last read (see :meth:`observe`)
-        self._entries_read: dict[str, Mapping[str, Any]] = {}
+        #: the entries of the players read on the last turn, in the view's order (see
+        #: :meth:`observe`)
+        self._players_read: Sequence[Mapping[str, Any]] = ()
+        #: the entries read on this turn: those that are not the very objects read at the
+        #: same place on the last turn (the others read as they did then)
+        self.fresh: list[Mapping[str, Any]] = []
+        #: the entries of the players seen leaving, in the order seen (each player once,
+        #: as the entry read when he was first seen gone)
+        self.departed: list[Mapping[str, Any]] = []
 
     # -- reading a view -------------------------------------------------------------
     def observe(self, view: Mapping[str, Any]) -> list[dict[str, Any]]:
         """Update from ``view``; returns the notices that are new since the last turn."""
-        self.phase = str(view.get("phase") or "")
-        kind, _, rest = self.phase.partition(" ")
-        number, _, stage = rest.partition("/")
-        self.kind = kind
-        self.day = int(number) if number.isdigit() else 0
-        self.stage = int(stage) if stage.isdigit() else 1
+        phase = str(view.get("phase") or "")
+        if phase != self.phase:
+            # the label is parsed once per stage (a bot reads it on every turn)
+            self.phase = phase
+            kind, _, rest = phase.partition(" ")
+            number, _, stage = rest.partition("/")
+            self.kind = kind
+            self.day = int(number) if number.isdigit() else 0
+            self.stage = int(stage) if stage.isdigit() else 1
         self.leader = view.get("leader")
         me = view.get("me") or {}
         self.role = me.get("role")
         team = set(me.get("team") or ())
         team.discard(self.me)
         self.team = team
-        self.evil_known -= team
+        if team:
+            self.evil_known -= team
         self.partner = me.get("partner")
-        alive: list[str] = []
+        players = view.get("players") or ()
+        alive = [entry["name"] for entry in players if entry["alive"]]
         known = self.known_role
-        read = self._entries_read
-        for entry in view.get("players") or ():
+        previous = self._players_read
+        # only the entries that are not the very objects read at the same place on the
+        # last turn (views share the entries of players who look the same to everybody,
+        # and keep an unchanged entry as the same object): reading one again changes
+        # nothing, since only this loop writes ``dead``, ``departed`` and ``known_role``
+        # and it reads an entry's content alone; picked out by C loops (``compress``)
+        fresh = list(compress(players, map(is_not, players, previous))) if len(
+            previous) == len(players) else list(players)
+        self.fresh = fresh
+        for entry in fresh:
             name = entry["name"]
-            if entry["alive"]:
-                alive.append(name)
-            if read.get(name) is entry:
-                # the very entry read on an earlier turn (views share the entries of
-                # players who look the same to everybody): reading it again changes
-                # nothing, since only this loop writes ``dead`` and ``known_role``
-                continue
-            read[name] = entry
             role = entry["role"]
+            if role is None:
+                if not entry["alive"] and name not in self.dead:
+                    self.dead.add(name)
+                    self.departed.append(entry)
+                continue
             if not entry["alive"] and name not in self.dead:
                 self.dead.add(name)
-                if role is not None:
-                    self.reveal(name, role)
-            if role is not None and name != self.me and known.get(name) != role:
+                self.departed.append(entry)
+                self.reveal(name, role)
+            if name != self.me and known.get(name) != role:
                 known[name] = role
                 evil = self.is_evil_role(role)
                 if name in team or evil is None:
                     continue
                 (self.evil_known if evil else self.town_known).add(name)
+        self._players_read = players
         self.alive = alive
         self._suspicion = None
-        notices = list(me.get("notices") or ())
-        new = notices[self.notices_seen:]
+        notices = me.get("notices") or ()
+        seen = self.notices_seen
+        new = list(notices[seen:]) if len(notices) > seen else []
         self.notices_seen = len(notices)
         thread = view.get("thread") or ()
-        for post in thread[self.thread_seen:]:
-            self.read_post(post)
+        if len(thread) > self.thread_seen:
+            for post in thread[self.thread_seen:]:
+                self.read_post(post)
         self.thread_seen = len(thread)
         announcements = view.get("announcements") or ()
-        for announcement in announcements[self.announcements_seen:]:
-            self.read_announcement(announcement)
+        if len(announcements) > self.announcements_seen and self.roles_in_play is None:
+            # once the roles in play are known, no announcement changes them
+            # (:meth:`read_announcement` reads them from the first that lists them)
+            for announcement in announcements[self.announcements_seen:]:
+                self.read_announcement(announcement)
         self.announcements_seen = len(announcements)
         return new
 
@@ -233,12 +257,25 @@ class Mind:
         value = table.get(player)
         return self._one(player) if value is None else value
 
+    def suspicions(self) -> dict[str, float]:
+        """The suspicion of every living player, worked out once per turn (the table
+        :meth:`suspicion` reads; a player not in it: :meth:`_one`). Callers that score
+        many commands read it directly instead of asking once per target."""
+        table = self._suspicion
+        if table is None:
+            table = self._suspicion = self._suspicions()
+        return table
+
     def forget_suspicions(self) -> None:
         """Evidence changed: compute the suspicions afresh when next asked."""
         self._suspicion = None
 
     def _suspicions(self) -> dict[str, float]:
-        return {player: self._one(player) for player in self.alive}
+        # :meth:`_one` for each living player, without a call each
+        evil, town, me, score = self.evil_known, self.town_known, self.me, self.score.get
+        return {player: 100.0 if player in evil else (
+            -100.0 if player in town or player == me else score(player, 0.0))
+            for player in self.alive}
 
     def _one(self, player: str) -> float:
         if player in self.evil_known:
@@ -268,6 +305,16 @@ def best(rng: random.Random, candidates: Sequence[Command], key: Any) -> Command
     if not candidates:
         return None
     scored = zip(map(key, candidates), iter(rng.random, 2.0), count(0, -1), strict=False)
+    return candidates[-max(scored)[2]]
+
+
+def best_of(rng: random.Random, candidates: Sequence[Command], keys: Sequence[Any]
+            ) -> Command | None:
+    """:func:`best` with the keys worked out already (``keys[i]`` of ``candidates[i]``):
+    the same draws and the same choice, since no key reads the bot's chance."""
+    if not candidates:
+        return None
+    scored = zip(keys, iter(rng.random, 2.0), count(0, -1), strict=False)
     return candidates[-max(scored)[2]]
 
 
@@ -353,21 +400,46 @@ class HeuristicBase(Bot):
     def pick_suspect(self, options: Sequence[Command], *, justified_only: bool = False
                      ) -> Command | None:
         """The option whose targets are the most suspected (others than me)."""
-        mind = self.mind
-        suspicion = mind.suspicion
-        pool = _not_naming(options, mind.me) or list(options)
+        pool, totals = self.scored(options)
         if justified_only:
-            pool = [c for c in pool if (
-                all(suspicion(t) >= JUSTIFIED for t in c.targets) if c.targets
-                else c.target is None or suspicion(c.target) >= JUSTIFIED)]
-        return best(self.rng, pool, self._total_suspicion)
+            pool, totals = self.justified_of(pool, totals)
+        return best_of(self.rng, pool, totals)
+
+    def scored(self, options: Sequence[Command]) -> tuple[list[Command], list[float]]:
+        """The pool :meth:`pick_suspect` chooses from (the options that do not name me,
+        else all) and each one's total suspicion: a caller that picks twice from the same
+        options (a justified suspect, else any) works them out once."""
+        pool = _not_naming(options, self.mind.me) or list(options)
+        return pool, self._totals(pool)
+
+    def justified_of(self, pool: Sequence[Command], totals: Sequence[float]
+                     ) -> tuple[list[Command], list[float]]:
+        """The commands of ``pool`` (with their ``totals``) of which each player named is a
+        justified suspect (a command naming nobody passes; one naming one player passes
+        if his suspicion, which is its total, is)."""
+        mind = self.mind
+        table, one = mind.suspicions(), mind._one
+        kept: list[Command] = []
+        kept_totals: list[float] = []
+        for command, total in zip(pool, totals, strict=True):
+            if command.targets:
+                for target in command.targets:
+                    value = table.get(target)
+                    if (one(target) if value is None else value) < JUSTIFIED:
+                        break
+                else:
+                    kept.append(command)
+                    kept_totals.append(total)
+            elif command.target is None or total >= JUSTIFIED:
+                kept.append(command)
+                kept_totals.append(total)
+        return kept, kept_totals
 
     def pick_trusted(self, options: Sequence[Command], *, others: bool = True
                      ) -> Command | None:
         mind = self.mind
         pool = (_not_naming(options, mind.me) if others else list(options)) or list(options)
-        total = self._total_suspicion
-        return best(self.rng, pool, lambda c: -total(c))
+        return best_of(self.rng, pool, [-total for total in self._totals(pool)])
 
     def _total_suspicion(self, command: Command) -> float:
         """The suspicion of the players ``command`` names, summed (``all_targets``: its
@@ -376,6 +448,25 @@ class HeuristicBase(Bot):
         if command.targets:
             return sum(suspicion(t) for t in command.targets)
         return suspicion(command.target) if command.target is not None else 0
+
+    def _totals(self, commands: Sequence[Command]) -> list[float]:
+        """:meth:`_total_suspicion` of each command, read off the turn's table."""
+        mind = self.mind
+        table, one = mind.suspicions(), mind._one
+        totals: list[float] = []
+        for command in commands:
+            if command.targets:
+                total: float = 0
+                for target in command.targets:
+                    value = table.get(target)
+                    total += one(target) if value is None else value
+                totals.append(total)
+            elif command.target is not None:
+                value = table.get(command.target)
+                totals.append(one(command.target) if value is None else value)
+            else:
+                totals.append(0)
+        return totals
 
     def post(self, text: str) -> Command:
         """A post in the public thread (free text: not part of the legal list)."""
