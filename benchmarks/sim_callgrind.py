@@ -1,5 +1,5 @@
 """Instructions per simulated game, counted by valgrind's callgrind: a figure that does
-not move with the load of a shared machine (issue 19's rounds 4-8 in docs/balance.md).
+not move with the load of a shared machine (issue 19's rounds 4-9 in docs/balance.md).
 
     .venv/bin/python benchmarks/sim_callgrind.py                 # the four rows
     .venv/bin/python benchmarks/sim_callgrind.py --rows changelings/random

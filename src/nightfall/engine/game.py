@@ -258,7 +258,7 @@ class Game:
             raise Rejected(N_("A name needs at least one letter or digit."))
         keys = name_keys(name)
         for taken in (*self.state.players, *self.state.observers):
-            if not keys & name_keys(taken):
+            if keys.isdisjoint(name_keys(taken)):  # (no set built per name signed up)
                 continue
             if unicodedata.normalize("NFKC", taken).casefold() == (
                     unicodedata.normalize("NFKC", name).casefold()):

@@ -404,6 +404,20 @@ def _usable_item(state: GameState, ability: Ability, actor: str) -> PreparedComm
     return check
 
 
+_NO_ITEM_ON_PLAYER = refusal(N_("You hold no item that can be used on a player."))
+
+
+def _holds_item_on_player(state: GameState, ability: Ability, actor: str) -> Text | None:
+    """I4: ``use_item`` needs an unused shocker, love note or voodoo doll. Declared after
+    :func:`_usable_item`, which refuses every command this refuses (naming the item), so
+    the command path answers as before; the listing, which runs actor checks before it
+    looks at targets, skips the ability for the many players who hold no such item."""
+    for item in state.players[actor].items:
+        if item.id in ON_PLAYER and not item.used:
+            return None
+    return _NO_ITEM_ON_PLAYER
+
+
 def _item_candidates(state: GameState, ability: Ability, actor: str, targets: Sequence[str]
                      ) -> Sequence[Command]:
     """Each unused item the actor holds that works on a player, on each valid target."""
@@ -497,7 +511,8 @@ BOOK = AbilityBook((
                      OnTarget(_not_mafia)), listed_counts=(1, 2)),
     _ability("hamster_kill", "I2.9", "hamster", frozenset({HAMSTER}), self_target=False),
     _ability("use_item", "I4", "item", None, self_target=False,
-             checks=(ForCommands(_usable_item),), candidates=_item_candidates),
+             checks=(ForCommands(_usable_item), _holds_item_on_player),
+             candidates=_item_candidates),
     _ability("bunker_apply", "I5", "bunker", None, STAGE_ONE, targets=0, event=BUNKER,
              checks=(OnCommand(_bunker_ticket),)),
     _ability("exchange_offer", "I5", "exchange", None, STAGE_ONE, self_target=False,

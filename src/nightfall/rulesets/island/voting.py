@@ -215,7 +215,7 @@ def step_item_corrections(ctx: Context) -> None:
         if SHOCKED in players[player].statuses and state.is_alive(player):
             lose_all(ctx, player, SHOCKED, N_("{name} is shocked and loses {count} vote(s) "
                      "(I4)."))
-    for vote in w.votes:
+    for vote in w.votes if memory.love_notes(state) else ():  # (most days: no note)
         if vote.cast and forbidden_by_love_note(state, vote.owner, vote.target):
             target = vote.target
             if lose(ctx, vote, "love_note"):

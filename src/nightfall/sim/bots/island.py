@@ -154,7 +154,7 @@ class IslandBot(HeuristicBase):
             dangers: dict[str, float] = {}
             keys = []
             for command in pool:
-                total: float = 0
+                total = 0.0  # sum() starts at 0: the same totals (0.0 == 0)
                 for target in command.all_targets:
                     value = dangers.get(target)
                     if value is None:

@@ -456,7 +456,7 @@ class HeuristicBase(Bot):
         totals: list[float] = []
         for command in commands:
             if command.targets:
-                total: float = 0
+                total = 0.0  # as sum() from 0: the same totals (0.0 == 0)
                 for target in command.targets:
                     value = table.get(target)
                     total += one(target) if value is None else value
