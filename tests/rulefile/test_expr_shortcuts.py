@@ -15,7 +15,8 @@ from nightfall.engine.state import PLAYERS, SUBMISSIONS, GameState, PlayerState,
 from nightfall.rulefile.builtins import BUILTINS, RECORDS
 from nightfall.rulefile.expr import Scope, compile_expr
 
-SCOPE = Scope({"p": "player", "ps": "list[player]", "s": "sub", "slot": "slot"}, BUILTINS,
+SCOPE = Scope({"p": "player", "q": "player", "ps": "list[player]", "s": "sub",
+               "slot": "slot"}, BUILTINS,
               {"partner": ("player", True), "tied": ("list[player]", False)},
               {"role": frozenset({"pony", "shield", "changeling"}),
                "status": frozenset({"leader", "voiceless"}),
@@ -148,3 +149,38 @@ def test_the_living_players_are_shared_but_never_changed() -> None:
     state.players["Ann"].alive = False
     state.stamp[PLAYERS] += 1
     assert run("alive()", state) == ["Bob", "Cid"]
+
+
+
+#: (a condition the shortcuts read, the same written so that they do not: ``X if true
+#: else false`` is no record test, so each term is worked out and combined by itself)
+RECORD_TESTS = [
+    ("not (faction(q) == 'changelings') and not has(q, 'voiceless')",  # C1.4's voters
+     "(not (faction(q) == 'changelings') if true else false)"
+     " and (not has(q, 'voiceless') if true else false)"),
+    ("faction(q) == 'changelings' and is_alive(q)",
+     "(faction(q) == 'changelings' if true else false) and (is_alive(q) if true else false)"),
+    ("role(q) != 'pony' and not is_alive(q)",
+     "(role(q) != 'pony' if true else false) and (not is_alive(q) if true else false)"),
+    ("not (role(q) == 'shield' and has(q, 'leader'))",
+     "not ((role(q) == 'shield' if true else false) and (has(q, 'leader') if true else false))"),
+    ("has(q, 'leader') and role(q) == 'changeling' and is_alive(q)",
+     "(has(q, 'leader') if true else false) and (role(q) == 'changeling' if true else false)"
+     " and (is_alive(q) if true else false)"),
+    ("is_alive(q)", "(is_alive(q) if true else false)"),
+    ("not has(q, 'leader')", "(not has(q, 'leader') if true else false)"),
+]
+
+
+@pytest.mark.parametrize(("condition", "plain"), RECORD_TESTS)
+def test_tests_of_one_record_read_once_give_the_plain_answers(condition: str, plain: str
+                                                              ) -> None:
+    # round 4: an ``and`` of record tests reads the record once and a comprehension
+    # filtering on one tests each record as it is read; names that are no player too
+    state = _state()
+    state.players["Ann"].statuses.add("voiceless")
+    names = ["Ann", "Bob", "Cid", "Dee", "Nobody", None]
+    answers = [run(plain, state, q=q) for q in names]
+    assert [run(condition, state, q=q) for q in names] == answers
+    assert run(f"[q for q in ps if {condition}]", state, ps=names) == [
+        q for q, yes in zip(names, answers, strict=True) if yes]

@@ -285,6 +285,12 @@ class _Out:
     #: ``run`` is ``awaited(VAR)``: VAR, for ``len(awaited(actor)) == 0`` (the pass,
     #: C2.3: every legal list) to ask the rule set itself
     awaited_of: str | None = None
+    #: ``run`` is a test of one player's record (``team(p)``, ``is_alive(p)``,
+    #: ``has(p, 'voiceless')``, ``not`` and ``and`` of such tests on the same player):
+    #: (the variable naming him, the test of his record ``(env, record)``, the answer
+    #: when there is no such player), so that an ``and`` of two reads the record once
+    #: and a comprehension filtering on it reads the record without binding the variable
+    record: tuple[str, Callable[[Env, Any], bool], bool] | None = None
 
 
 def _uses(*outs: _Out | None) -> frozenset[str]:
@@ -485,13 +491,14 @@ class _Compiler:
                 return _Out(lambda env: (p := env["$state"].players.get(env[v])) is not None
                             and p.alive, kind, strict=True, uses=_uses(*outs), call=call,
                             negated=lambda env: (p := env["$state"].players.get(env[v]))
-                            is None or not p.alive)
+                            is None or not p.alive, record=(v, _alive_test, False))
             if which == "has" and len(outs) == 2 and outs[1].value is not _NO:
                 status = outs[1].value
                 return _Out(lambda env: (p := env["$state"].players.get(env[v])) is not None
                             and status in p.statuses, kind, strict=True, uses=_uses(*outs),
                             negated=lambda env: (p := env["$state"].players.get(env[v]))
-                            is None or status not in p.statuses)
+                            is None or status not in p.statuses,
+                            record=(v, lambda env, p: status in p.statuses, False))
             if which in ("role", "faction") and len(outs) == 1:
                 return _Out(_call_code(function.run, outs), kind, strict=function.strict,
                             uses=_uses(*outs), call=call, player_read=(which, v))
@@ -575,6 +582,12 @@ class _Compiler:
         uses = over_out.uses | (_uses(cond_out, elem) - {var})
         parts = (var, over_out.run, cond_out.run if cond_out else None,
                  None if elem.var == var else elem.run)
+        if elem.var == var and cond_out is not None and cond_out.record is not None and (
+                cond_out.record[0] == var):
+            # ``[p for p in alive() if team(p)]`` (C1.3, C1.4): each player's record
+            # tested as it is read, the variable never bound
+            return _Out(_record_filter(over_out.run, cond_out.record), list_of(elem.type),
+                        uses=uses, comp=parts)
         return _Out(_comprehension(*parts), list_of(elem.type), uses=uses, comp=parts)
 
     def _map_comp(self, key: Tree[Token], value: Tree[Token], name: Token,
@@ -664,6 +677,14 @@ class _Compiler:
             return _as_bool(yo)
         if ky is True:
             return _as_bool(xo)
+        if xo.record is not None and yo.record is not None and (
+                xo.record[0] == yo.record[0]):
+            # two tests of one player's record (``not team(p) and not has(p, 'voiceless')``,
+            # C1.4's voters): the record read once, the same answers (a test returns
+            # ``True`` or ``False`` and reads nothing else, so the order does not matter)
+            record = _record_and(xo.record, yo.record)
+            return _Out(_record_run(record), "bool", strict=True, uses=_uses(xo, yo),
+                        record=record)
         if xo.strict and yo.strict:
             terms = (*(xo.and_ or (x,)), y)
             return _Out(_all_of(terms), "bool", strict=True, uses=_uses(xo, yo), and_=terms)
@@ -676,7 +697,12 @@ class _Compiler:
         if xo.value is not _NO:
             return _constant(not xo.value, "bool", strict=True)
         if xo.negated is not None:  # a comparison or a test of a record: its opposite
-            return _Out(xo.negated, "bool", strict=True, uses=xo.uses, negated=x)
+            record = None
+            if xo.record is not None:
+                rv, test, missing = xo.record
+                record = (rv, lambda env, p: not test(env, p), not missing)
+            return _Out(xo.negated, "bool", strict=True, uses=xo.uses, negated=x,
+                        record=record)
         if xo.call is not None:  # ``not has(p, 'x')`` has two arguments; one: called here
             impl, v = xo.call
             return _Out(lambda env: not impl(env, env[v]), "bool", strict=True, uses=xo.uses)
@@ -715,8 +741,11 @@ class _Compiler:
             return _constant(bool(compare(x.value, y.value)), "bool", strict=True)
         negated = (_compare_code("!=" if str(op) == "==" else "==", x, y)
                    if str(op) in ("==", "!=") else None)
+        record = None
+        if str(op) in ("==", "!=") and x.player_read is not None and y.value is not _NO:
+            record = _player_record(str(op), *x.player_read, y.value)
         return _Out(_compare_code(str(op), x, y), "bool", strict=True, uses=_uses(x, y),
-                    equals=equals, negated=negated)
+                    equals=equals, negated=negated, record=record)
 
     def _membership(self, a: Tree[Token], b: Tree[Token]) -> tuple[_Out, _Out]:
         x, y = self.compile(a), self.compile(b)
@@ -1074,6 +1103,60 @@ def _fused_compare(op: str, x: _Out, y: _Out) -> Compiled | None:
 
         return run
     return None
+
+
+def _alive_test(env: Env, p: Any) -> bool:
+    return bool(p.alive)
+
+
+def _player_record(op: str, which: str, var: str, c: Any
+                   ) -> tuple[str, Callable[[Env, Any], bool], bool]:
+    """:attr:`_Out.record` of ``role(VAR) == C`` / ``faction(VAR) == C`` (``!=``): the
+    same answers as :func:`_player_compare`'s."""
+    test: Callable[[Env, Any], bool]
+    if which == "role":
+        if op == "==":
+            test = lambda env, p: bool(p.role == c)  # noqa: E731
+        else:
+            test = lambda env, p: bool(p.role != c)  # noqa: E731
+    elif op == "==":
+        test = lambda env, p: bool(env["$rules"].role_factions.get(p.role) == c)  # noqa: E731
+    else:
+        test = lambda env, p: bool(env["$rules"].role_factions.get(p.role) != c)  # noqa: E731
+    return var, test, op == "!="
+
+
+def _record_and(a: tuple[str, Callable[[Env, Any], bool], bool],
+                b: tuple[str, Callable[[Env, Any], bool], bool]
+                ) -> tuple[str, Callable[[Env, Any], bool], bool]:
+    """The record test of ``a and b`` (both of the same player)."""
+    (v, ta, ma), (_, tb, mb) = a, b
+    return v, lambda env, p: ta(env, p) and tb(env, p), ma and mb
+
+
+def _record_run(record: tuple[str, Callable[[Env, Any], bool], bool]) -> Compiled:
+    """The code of a record test: the player's record looked up once."""
+    v, test, missing = record
+    return lambda env: missing if (p := env["$state"].players.get(env[v])) is None else (
+        test(env, p))
+
+
+def _record_filter(over: Compiled, record: tuple[str, Callable[[Env, Any], bool], bool]
+                   ) -> Compiled:
+    """``[v for v in over if TEST(v)]`` of a record test: the same list as
+    :func:`_comprehension`'s (the test reads nothing but the record and the rules)."""
+    _, test, missing = record
+
+    def run(env: Env) -> list[Any]:
+        get = env["$state"].players.get
+        found: list[Any] = []
+        for value in over(env):
+            p = get(value)
+            if (missing if p is None else test(env, p)):
+                found.append(value)
+        return found
+
+    return run
 
 
 def _player_compare(op: str, which: str, var: str, c: Any) -> Compiled:
