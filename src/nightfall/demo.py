@@ -22,8 +22,6 @@ from nightfall.demo_play import (
 from nightfall.engine import Command, Game
 from nightfall.engine.commands import by_action
 from nightfall.rulesets import new_game
-from nightfall.rulesets.changelings.presets import CANTERLOT_15
-from nightfall.rulesets.changelings.roles import is_changeling_side
 
 #: The seed's players and their public descriptions (C16.3).
 SEED_PLAYERS = (
@@ -47,11 +45,28 @@ SEED_PLAYERS = (
 START = datetime(2012, 12, 1, 20, 0, tzinfo=ZoneInfo("Europe/Berlin"))
 
 
+def canterlot_15() -> tuple[str, ...]:
+    """The seed's 15-player roster (C16.3), as the shipped Changelings file's preset says
+    it (the plugin's is the same, tests/rulefile/test_changelings_data.py): nothing here
+    needs the Python plugin's modules, which are to be deleted (issue 20)."""
+    from nightfall.rulefile.ruleset import shipped
+
+    return tuple(shipped("changelings-data").presets()["canterlot-15"].roles)
+
+
+def is_changeling_side(role: str | None) -> bool:
+    """C1.2: changeling, queen and liar all count as changelings (the file's factions)."""
+    from nightfall.rulefile.ruleset import shipped
+
+    return role is not None and shipped("changelings-data").role_factions.get(role) == (
+        "changelings")
+
+
 def setup_demo_game(seed: int, locale: str = "de") -> Game:
     game = new_game("changelings", seed, {"early_close": True}, locale)
     for name, description in SEED_PLAYERS:
         game.join(name, description)
-    game.deal(CANTERLOT_15)
+    game.deal(canterlot_15())
     game.start(at=START)
     return game
 

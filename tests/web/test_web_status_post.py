@@ -131,3 +131,21 @@ def test_a_data_changelings_game_explains_each_form_as_the_plugin_does(site) -> 
     page = html.unescape(client.get(f"/p/{tokens['Ann']}/thread?lang=en").text)
     # under "elect a leader", which day 1 offers in the thread (a public vote)
     assert "the most votes at the deadline win (C5.1)." in page
+
+
+def test_a_classic_game_explains_its_forms_in_the_players_language(site) -> None:
+    """classic.yaml explains every ability but ``post`` (``explain:``), in de and ru."""
+    from nightfall.rulefile.ruleset import shipped
+    from nightfall.web.explain import action_explanation
+
+    classic = shipped("werwolf-classic")
+    assert all(action_explanation(classic, a) for a in classic.file.abilities if a != "post")
+    service, client = site
+    game_id = service.create("werwolf-classic", 5, {"early_close": True}, "de").id
+    tokens = {name: service.signup(game_id, name) for name in ROLES}
+    service.assign(game_id, ROLES)
+    service.start(game_id)
+    anna = html.unescape(client.get(f"/p/{tokens['Anna']}?lang=de").text)
+    assert "Das Opfer des Rudels heute Nacht: wen die Werwölfe am häufigsten nennen" in anna
+    clara = html.unescape(client.get(f"/p/{tokens['Clara']}?lang=ru").text)
+    assert "Игрок, чью сторону ты узнаешь в конце этапа" in clara

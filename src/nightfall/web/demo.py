@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nightfall.demo import SEED_PLAYERS
-from nightfall.rulesets.changelings.presets import CANTERLOT_15
+from nightfall.demo import SEED_PLAYERS, canterlot_15
 from nightfall.service import GameService
 
 #: how the demo game is known again in the database
@@ -32,7 +31,7 @@ def create_demo(service: GameService, seed: int = 2012, locale: str = "de") -> D
                              title=DEMO_TITLE)
     tokens = {name: service.signup(created.id, name, description)
               for name, description in SEED_PLAYERS}
-    service.deal(created.id, roles=CANTERLOT_15)
+    service.deal(created.id, roles=canterlot_15())
     service.start(created.id)
     return DemoGame(created.id, created.gm_token, tokens)
 
