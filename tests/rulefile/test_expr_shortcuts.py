@@ -184,3 +184,21 @@ def test_tests_of_one_record_read_once_give_the_plain_answers(condition: str, pl
     assert [run(condition, state, q=q) for q in names] == answers
     assert run(f"[q for q in ps if {condition}]", state, ps=names) == [
         q for q, yes in zip(names, answers, strict=True) if yes]
+
+
+@pytest.mark.parametrize("target", ["Bob", "Cid", "Dee", "Nobody", None])
+@pytest.mark.parametrize("player", ["Ann", "Bob", "Dee", "Nobody"])
+def test_a_chain_of_tests_of_fields_joins_the_tests_of_one_record(player: str,
+                                                                   target: str | None) -> None:
+    # C3.2's ballots: ``has(s.player, …)`` joins ``is_alive(s.player)``'s term across
+    # ``is_alive(s.target)``; the plain reading works each term out by itself
+    state = _state()
+    state.players["Bob"].statuses.add("voiceless")
+    joined = ("s.target != none and is_alive(s.player) and is_alive(s.target)"
+              " and not has(s.player, 'voiceless') and not has(s.target, 'leader')")
+    plain = " and ".join(f"({term} if true else false)" for term in joined.split(" and "))
+    for s in (Submission(player, "vote", "vote", (target,) if target else ()), None):
+        assert run(joined, state, s=s) is run(plain, state, s=s)
+    # (Ann's ballot for Cid is the one that passes)
+    assert run(joined, state, s=Submission(player, "vote", "vote", (target,) if target else ()))\
+        is (player == "Ann" and target == "Cid")
