@@ -188,10 +188,10 @@ def test_tests_of_one_record_read_once_give_the_plain_answers(condition: str, pl
 
 @pytest.mark.parametrize("target", ["Bob", "Cid", "Dee", "Nobody", None])
 @pytest.mark.parametrize("player", ["Ann", "Bob", "Dee", "Nobody"])
-def test_a_chain_of_tests_of_fields_joins_the_tests_of_one_record(player: str,
-                                                                   target: str | None) -> None:
-    # C3.2's ballots: ``has(s.player, …)`` joins ``is_alive(s.player)``'s term across
-    # ``is_alive(s.target)``; the plain reading works each term out by itself
+def test_a_chain_of_tests_of_fields_gives_the_plain_answers(player: str,
+                                                             target: str | None) -> None:
+    # C3.2's ballots: tests of the records of two fields in one chain; the plain reading
+    # works each term out by itself
     state = _state()
     state.players["Bob"].statuses.add("voiceless")
     joined = ("s.target != none and is_alive(s.player) and is_alive(s.target)"

@@ -229,12 +229,6 @@ _NO: Any = object()
 _HIDDEN = itertools.count()
 
 
-#: :attr:`_Out.record`
-_Record = tuple[str, Callable[[Any], Any] | None, Callable[[Env, Any], bool], bool]
-#: a field's getter, one per field, so that two reads of one field are known alike
-_FIELD_GETTERS: dict[str, Callable[[Any], Any]] = {}
-
-
 @dataclass
 class _Out:
     run: Compiled
@@ -293,16 +287,12 @@ class _Out:
     awaited_of: str | None = None
     #: ``run`` is a test of one player's record (``team(p)``, ``is_alive(p)``,
     #: ``has(p, 'voiceless')``, ``not`` and ``and`` of such tests on the same player):
-    #: also of a field (``is_alive(s.player)``): (the variable, the field's getter or
-    #: ``None`` for the variable itself, the test of his record ``(env, record)``, the
-    #: answer when there is no such player), so that an ``and`` of two reads the record
-    #: once and a comprehension filtering on it reads the record without binding the
-    #: variable
-    record: _Record | None = None
-    #: ``and_``'s terms' :attr:`record` (``None`` for a term that is none), for a later
-    #: test of the same record to join its term (C3.2's ballots: ``is_alive(s.player)
-    #: and is_alive(s.target) and not has(s.player, 'voiceless')``)
-    and_records: tuple[_Record | None, ...] | None = None
+    #: (the variable naming him, the test of his record ``(env, record)``, the answer
+    #: when there is no such player), so that an ``and`` of two reads the record once
+    #: and a comprehension filtering on it reads the record without binding the variable
+    record: tuple[str, Callable[[Env, Any], bool], bool] | None = None
+    #: the test of :attr:`record`'s opposite, in one function (``not team(p)``)
+    record_not: Callable[[Env, Any], bool] | None = None
 
 
 def _uses(*outs: _Out | None) -> frozenset[str]:
@@ -488,8 +478,7 @@ class _Compiler:
                     p := env["$state"].players.get(get(o))) is not None and p.alive,
                     kind, strict=True, uses=_uses(*outs),
                     negated=lambda env: (o := env[fv]) is None or (
-                        p := env["$state"].players.get(get(o))) is None or not p.alive,
-                    record=(fv, get, _alive_test, False))
+                        p := env["$state"].players.get(get(o))) is None or not p.alive)
             if which == "has" and len(outs) == 2:
                 status = outs[1].value
                 return _Out(lambda env: (o := env[fv]) is not None and (
@@ -497,22 +486,23 @@ class _Compiler:
                     and status in p.statuses, kind, strict=True, uses=_uses(*outs),
                     negated=lambda env: (o := env[fv]) is None or (
                         p := env["$state"].players.get(get(o))) is None
-                    or status not in p.statuses,
-                    record=(fv, get, lambda env, p: status in p.statuses, False))
+                    or status not in p.statuses)
         if which is not None and outs and outs[0].var is not None:
             v = outs[0].var
             if which == "is_alive" and len(outs) == 1:
                 return _Out(lambda env: (p := env["$state"].players.get(env[v])) is not None
                             and p.alive, kind, strict=True, uses=_uses(*outs), call=call,
                             negated=lambda env: (p := env["$state"].players.get(env[v]))
-                            is None or not p.alive, record=(v, None, _alive_test, False))
+                            is None or not p.alive, record=(v, _alive_test, False),
+                            record_not=_dead_test)
             if which == "has" and len(outs) == 2 and outs[1].value is not _NO:
                 status = outs[1].value
                 return _Out(lambda env: (p := env["$state"].players.get(env[v])) is not None
                             and status in p.statuses, kind, strict=True, uses=_uses(*outs),
                             negated=lambda env: (p := env["$state"].players.get(env[v]))
                             is None or status not in p.statuses,
-                            record=(v, None, lambda env, p: status in p.statuses, False))
+                            record=(v, lambda env, p: status in p.statuses, False),
+                            record_not=lambda env, p: status not in p.statuses)
             if which in ("role", "faction") and len(outs) == 1:
                 return _Out(_call_code(function.run, outs), kind, strict=function.strict,
                             uses=_uses(*outs), call=call, player_read=(which, v))
@@ -597,7 +587,7 @@ class _Compiler:
         parts = (var, over_out.run, cond_out.run if cond_out else None,
                  None if elem.var == var else elem.run)
         if elem.var == var and cond_out is not None and cond_out.record is not None and (
-                cond_out.record[0] == var and cond_out.record[1] is None):
+                cond_out.record[0] == var):
             # ``[p for p in alive() if team(p)]`` (C1.3, C1.4): each player's record
             # tested as it is read, the variable never bound
             return _Out(_record_filter(over_out.run, cond_out.record), list_of(elem.type),
@@ -691,33 +681,17 @@ class _Compiler:
             return _as_bool(yo)
         if ky is True:
             return _as_bool(xo)
+        if xo.record is not None and yo.record is not None and (
+                xo.record[0] == yo.record[0]):
+            # two tests of one player's record (``not team(p) and not has(p, 'voiceless')``,
+            # C1.4's voters): the record read once, the same answers (a test returns
+            # ``True`` or ``False`` and reads nothing else, so the order does not matter)
+            record = _record_and(xo.record, yo.record)
+            return _Out(_record_run(record), "bool", strict=True, uses=_uses(xo, yo),
+                        record=record)
         if xo.strict and yo.strict:
-            terms = [*(xo.and_ or (x,))]
-            records = [*(xo.and_records or (xo.record,))]
-            joined = False
-            if yo.record is not None:
-                # a test of a record already tested in the chain joins that term (the
-                # record read once: ``not team(p) and not has(p, 'voiceless')``, C1.4's
-                # voters; C3.2's ballots) when every term after it is a record test too:
-                # those return ``True`` or ``False``, read nothing else and never fail,
-                # so the order among them does not change the answer
-                for i in range(len(records) - 1, -1, -1):
-                    have = records[i]
-                    if have is None:
-                        break
-                    if have[:2] == yo.record[:2]:
-                        both = _record_and(have, yo.record)
-                        records[i], terms[i] = both, _record_run(both)
-                        joined = True
-                        break
-            if not joined:
-                terms.append(y)
-                records.append(yo.record)
-            if len(terms) == 1:
-                return _Out(terms[0], "bool", strict=True, uses=_uses(xo, yo),
-                            record=records[0])
-            return _Out(_all_of(tuple(terms)), "bool", strict=True, uses=_uses(xo, yo),
-                        and_=tuple(terms), and_records=tuple(records))
+            terms = (*(xo.and_ or (x,)), y)
+            return _Out(_all_of(terms), "bool", strict=True, uses=_uses(xo, yo), and_=terms)
         return _Out(lambda env: bool(x(env)) and bool(y(env)), "bool", strict=True,
                     uses=_uses(xo, yo))
 
@@ -728,11 +702,11 @@ class _Compiler:
             return _constant(not xo.value, "bool", strict=True)
         if xo.negated is not None:  # a comparison or a test of a record: its opposite
             record = None
-            if xo.record is not None:
-                rv, rget, test, missing = xo.record
-                record = (rv, rget, lambda env, p: not test(env, p), not missing)
+            if xo.record is not None and xo.record_not is not None:
+                rv, test, missing = xo.record
+                record = (rv, xo.record_not, not missing)
             return _Out(xo.negated, "bool", strict=True, uses=xo.uses, negated=x,
-                        record=record)
+                        record=record, record_not=None if record is None else test)
         if xo.call is not None:  # ``not has(p, 'x')`` has two arguments; one: called here
             impl, v = xo.call
             return _Out(lambda env: not impl(env, env[v]), "bool", strict=True, uses=xo.uses)
@@ -771,11 +745,13 @@ class _Compiler:
             return _constant(bool(compare(x.value, y.value)), "bool", strict=True)
         negated = (_compare_code("!=" if str(op) == "==" else "==", x, y)
                    if str(op) in ("==", "!=") else None)
-        record = None
+        record = record_not = None
         if str(op) in ("==", "!=") and x.player_read is not None and y.value is not _NO:
             record = _player_record(str(op), *x.player_read, y.value)
+            record_not = _player_record("!=" if str(op) == "==" else "==", *x.player_read,
+                                        y.value)[1]
         return _Out(_compare_code(str(op), x, y), "bool", strict=True, uses=_uses(x, y),
-                    equals=equals, negated=negated, record=record)
+                    equals=equals, negated=negated, record=record, record_not=record_not)
 
     def _membership(self, a: Tree[Token], b: Tree[Token]) -> tuple[_Out, _Out]:
         x, y = self.compile(a), self.compile(b)
@@ -860,20 +836,19 @@ class _Compiler:
             get = operator.attrgetter(key)
             return _Out(lambda env: get(env["$state"].phase), kind, phase_field=get)
         if out.type in _OBJECT_RECORDS:
-            field_get = _FIELD_GETTERS.get(key) or _FIELD_GETTERS.setdefault(
-                key, operator.attrgetter(key))
+            get = operator.attrgetter(key)
             if out.var is not None:
                 var = out.var
 
                 def run(env: Env) -> Any:
                     value = env[var]
-                    return None if value is None else field_get(value)
+                    return None if value is None else get(value)
 
-                return _Out(run, kind, uses=out.uses, field_of=(var, field_get))
+                return _Out(run, kind, uses=out.uses, field_of=(var, get))
             else:
                 def run(env: Env) -> Any:
                     value = brun(env)
-                    return None if value is None else field_get(value)
+                    return None if value is None else get(value)
         else:
             def run(env: Env) -> Any:
                 value = brun(env)
@@ -1140,7 +1115,12 @@ def _alive_test(env: Env, p: Any) -> bool:
     return bool(p.alive)
 
 
-def _player_record(op: str, which: str, var: str, c: Any) -> _Record:
+def _dead_test(env: Env, p: Any) -> bool:
+    return not p.alive
+
+
+def _player_record(op: str, which: str, var: str, c: Any
+                   ) -> tuple[str, Callable[[Env, Any], bool], bool]:
     """:attr:`_Out.record` of ``role(VAR) == C`` / ``faction(VAR) == C`` (``!=``): the
     same answers as :func:`_player_compare`'s."""
     test: Callable[[Env, Any], bool]
@@ -1153,30 +1133,29 @@ def _player_record(op: str, which: str, var: str, c: Any) -> _Record:
         test = lambda env, p: bool(env["$rules"].role_factions.get(p.role) == c)  # noqa: E731
     else:
         test = lambda env, p: bool(env["$rules"].role_factions.get(p.role) != c)  # noqa: E731
-    return var, None, test, op == "!="
+    return var, test, op == "!="
 
 
-def _record_and(a: _Record, b: _Record) -> _Record:
+def _record_and(a: tuple[str, Callable[[Env, Any], bool], bool],
+                b: tuple[str, Callable[[Env, Any], bool], bool]
+                ) -> tuple[str, Callable[[Env, Any], bool], bool]:
     """The record test of ``a and b`` (both of the same player)."""
-    (v, get, ta, ma), (_, _, tb, mb) = a, b
-    return v, get, lambda env, p: ta(env, p) and tb(env, p), ma and mb
+    (v, ta, ma), (_, tb, mb) = a, b
+    return v, lambda env, p: ta(env, p) and tb(env, p), ma and mb
 
 
-def _record_run(record: _Record) -> Compiled:
-    """The code of a record test: the player's record looked up once (a variable, or a
-    field of one: a variable holding ``none`` has every field ``none``, nobody)."""
-    v, get, test, missing = record
-    if get is None:
-        return lambda env: missing if (p := env["$state"].players.get(env[v])) is None else (
-            test(env, p))
-    return lambda env: missing if (o := env[v]) is None or (
-        p := env["$state"].players.get(get(o))) is None else test(env, p)
+def _record_run(record: tuple[str, Callable[[Env, Any], bool], bool]) -> Compiled:
+    """The code of a record test: the player's record looked up once."""
+    v, test, missing = record
+    return lambda env: missing if (p := env["$state"].players.get(env[v])) is None else (
+        test(env, p))
 
 
-def _record_filter(over: Compiled, record: _Record) -> Compiled:
+def _record_filter(over: Compiled, record: tuple[str, Callable[[Env, Any], bool], bool]
+                   ) -> Compiled:
     """``[v for v in over if TEST(v)]`` of a record test: the same list as
     :func:`_comprehension`'s (the test reads nothing but the record and the rules)."""
-    _, _, test, missing = record
+    _, test, missing = record
 
     def run(env: Env) -> list[Any]:
         get = env["$state"].players.get
