@@ -71,6 +71,8 @@ def run(source: str, state: GameState | None = None, **env: Any) -> Any:
     ("sub(p, 'vote') != none", "Cid", True),  # a pass is a submission too
     ("sub(p, 'kill') == none", "Ann", True),
     ("sub(p, 'vote') == none", None, True),
+    ("partner(p) != p", "Ann", True),  # a fact compared with a variable
+    ("partner(p) == p", None, True),  # none's partner is none
 ])
 def test_a_test_of_one_players_record(source: str, p: str | None, expected: bool) -> None:
     assert run(source, p=p) is expected

@@ -190,7 +190,8 @@ BUILTINS: dict[str, Function] = {
     "subs": _fn(("slot",), list_of("sub"), _subs, SUBS),
     "standing_subs": _fn((), list_of("sub"), lambda env: [
         s for s in _state(env).submissions.values() if s.standing], SUBS),
-    "awaited": _fn(("player",), list_of("slot"), _awaited, PLAYERS, PHASE, SUBS, FLAG_READS),
+    "awaited": _fn(("player",), list_of("slot"), _awaited, PLAYERS, PHASE, SUBS, FLAG_READS,
+                   reads_player="awaited"),
     # the phase and the options
     "phase": _fn((), "phase", _phase, PHASE, reads_player="phase"),
     "option": _fn(("option",), "any", lambda env, name: _state(env).options.get(name),

@@ -187,7 +187,10 @@ class EffectCompiler:
             return fixed
 
         def build(env: Env) -> Text:
-            return Text(msgid, {name: convert(run(env)) for name, run, convert in converters})
+            params = {}
+            for name, run, convert in converters:  # a loop: a comprehension is a call
+                params[name] = convert(run(env))
+            return Text(msgid, params)
 
         return build
 
@@ -365,7 +368,10 @@ class EffectCompiler:
             # the procedure sees the game and its own parameters, nothing of the caller's
             # names (the caller's environment is not copied: only what the interpreter
             # keeps under ``$`` names goes with it)
-            inner = {key: env[key] for key in _GAME_KEYS if key in env}
+            inner = {}
+            for key in _GAME_KEYS:  # a loop: a comprehension is a call of its own
+                if key in env:
+                    inner[key] = env[key]
             for param, value in frozen:
                 inner[param] = value(env)
             try:  # noqa: SIM105 - no context manager per call: a hot path
@@ -500,9 +506,11 @@ class EffectCompiler:
                 key = base if w is None else base + (w(env) or "")
             ctx = env["$ctx"]
             state = ctx.state
-            before = state.stamp[FLAGS]
-            ctx.flag(key, v(env))
-            written(state, fact, before)
+            value = v(env)
+            if state.flags.get(key) != value:  # (``Context.flag`` sets only a change)
+                before = state.stamp[FLAGS]
+                ctx.flag(key, value)
+                written(state, fact, before)
 
         return run
 
@@ -519,7 +527,10 @@ class EffectCompiler:
         w = who.run
 
         def run(env: Env) -> None:
-            env["$ctx"].notify(w(env), kind, **{name: f(env) for name, f in fields})
+            values = {}
+            for name, f in fields:  # a loop: a comprehension is a call of its own
+                values[name] = f(env)
+            env["$ctx"].notify(w(env), kind, **values)
 
         return run
 

@@ -153,6 +153,9 @@ class Function:
     #: ``has``) or the phase (``phase``): a test of it is compiled with the read in
     #: place (one call less)
     reads_player: str | None = None
+    #: a definition without parameters kept in ``state.memo`` under this key while this
+    #: one part of the state is unchanged (who leads): a comparison reads the entry itself
+    memo: tuple[Any, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -277,6 +280,11 @@ class _Out:
     #: ``run`` is ``sub(VAR, SLOT)`` of a constant slot: (VAR, SLOT), for
     #: ``sub(actor, 'vote') == none`` to be a test of the submissions' keys
     sub_key: tuple[str, Any] | None = None
+    #: ``run`` is a kept definition (:attr:`Function.memo`): (memo key, part, ``run``)
+    kept_read: tuple[Any, int, Compiled] | None = None
+    #: ``run`` is ``awaited(VAR)``: VAR, for ``len(awaited(actor)) == 0`` (the pass,
+    #: C2.3: every legal list) to ask the rule set itself
+    awaited_of: str | None = None
 
 
 def _uses(*outs: _Out | None) -> frozenset[str]:
@@ -439,9 +447,15 @@ class _Compiler:
                         strict=function.strict, uses=outs[0].uses)
         call = (function.run, outs[0].var) if len(outs) == 1 and outs[0].var is not None else (
             None)
+        if function.memo is not None and not outs:
+            return _Out(function.run, kind, strict=function.strict,
+                        kept_read=(*function.memo, function.run))
         which = function.reads_player
         if which == "phase" and not outs:
             return _Out(function.run, kind, uses=frozenset(), is_phase=True)
+        if which == "awaited" and len(outs) == 1 and outs[0].var is not None:
+            return _Out(_call_code(function.run, outs), kind, uses=_uses(*outs),
+                        awaited_of=outs[0].var)
         if which == "sub" and len(outs) == 2 and outs[0].var is not None and (
                 outs[1].value is not _NO):
             return _Out(_call_code(function.run, outs), kind, uses=_uses(*outs),
@@ -528,6 +542,13 @@ class _Compiler:
             # a new list each time: what receives it may keep it
             return _Out(lambda env: list(values), list_of(item), items=values)
         runs = tuple(o.run for o in outs)
+        # one or two items (``[player]``, ``[p, partner(p)]``): no comprehension per list
+        if len(runs) == 1:
+            (a,) = runs
+            return _Out(lambda env: [a(env)], list_of(item), uses=_uses(*outs))
+        if len(runs) == 2:
+            a, b = runs
+            return _Out(lambda env: [a(env), b(env)], list_of(item), uses=_uses(*outs))
         return _Out(lambda env: [r(env) for r in runs], list_of(item), uses=_uses(*outs))
 
     def _comprehension(self, name: Token, source: Tree[Token], condition: Tree[Token] | None
@@ -927,6 +948,11 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
         # ``len(X) == 0``: X is empty (a list, a map, a text, or ``none``); of a
         # comprehension, no item passes (stopping at the first that does)
         arg = x.len_of
+        if arg.awaited_of is not None:
+            asker = arg.awaited_of
+            if op == "==":
+                return lambda env: not env["$rules"].awaited_slots(env["$state"], env[asker])
+            return lambda env: bool(env["$rules"].awaited_slots(env["$state"], env[asker]))
         found = (_first_of(*arg.comp, True) if arg.comp is not None else arg.run)
         if op == "==":
             return lambda env: not found(env)
@@ -988,6 +1014,9 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
             if op == "==":
                 return lambda env: xr(env) == c
             return lambda env: xr(env) != c
+        fused = _fused_compare(op, x, y) or _fused_compare(op, y, x)
+        if fused is not None:
+            return fused
         if x.var is not None and y.var is not None:
             a, b = x.var, y.var
             if op == "==":
@@ -1012,6 +1041,39 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
         c = y.value
         return lambda env: fn(xr(env), c)
     return lambda env: fn(xr(env), yr(env))
+
+
+def _fused_compare(op: str, x: _Out, y: _Out) -> Compiled | None:
+    """``FACT == VAR`` (``succession != actor``, C5.4) and ``KEPT == VAR`` (``leader !=
+    actor``, C5.3: every legal list) in one function: the fact's flag or the kept
+    definition's memo entry read here (the definition worked out when the entry is not
+    valid), ``None`` for any other comparison. ``op`` is ``==`` or ``!=``."""
+    if y.var is None:
+        return None
+    b = y.var
+    if x.flag is not None:
+        key, who = x.flag
+        if who is None:
+            if op == "==":
+                return lambda env: env["$state"].flags.get(key) == env[b]
+            return lambda env: env["$state"].flags.get(key) != env[b]
+        if op == "==":
+            return lambda env: env["$state"].flags.get(key + (env[who] or "")) == env[b]
+        return lambda env: env["$state"].flags.get(key + (env[who] or "")) != env[b]
+    if x.kept_read is not None:
+        memo_key, part, compute = x.kept_read
+
+        def run(env: Env) -> bool:
+            state = env["$state"]
+            entry = None if state is None else state.memo.get(memo_key)
+            if entry is not None and entry[0] == state.stamp[part]:
+                value = entry[1]
+            else:
+                value = compute(env)
+            return bool(value == env[b]) if op == "==" else bool(value != env[b])
+
+        return run
+    return None
 
 
 def _player_compare(op: str, which: str, var: str, c: Any) -> Compiled:

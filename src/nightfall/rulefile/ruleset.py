@@ -458,8 +458,10 @@ class DataRuleset(RulesetBase):
                         return run(rules.env(None))
                     return kept(state, key, parts, facts, compute)
 
+            memo = (key, parts[0]) if len(parts) == 1 and not facts else None
             functions[name] = Function((), compiled.type, constant, compiled.reads,
-                                       facts=compiled.facts, strict=compiled.strict)
+                                       facts=compiled.facts, strict=compiled.strict,
+                                       memo=memo)
             return
 
         def fresh(state: GameState) -> dict[Any, Any]:
@@ -1084,9 +1086,11 @@ class DataRuleset(RulesetBase):
             return
         if stage.before:
             env = self.env(ctx.state)
-            before = tuple(step for step, (_, condition) in zip(
-                stage.engine_before, stage.before_conditions, strict=True)
-                if condition is None or condition.run(env))
+            before = []
+            for step, (_, condition) in zip(stage.engine_before, stage.before_conditions,
+                                            strict=True):
+                if condition is None or condition.run(env):
+                    before.append(step)
             if before:
                 ctx.run_steps(before)
         if stage.engine_steps:
@@ -1171,7 +1175,11 @@ class DataRuleset(RulesetBase):
         if not slots:
             return []
         submissions = state.submissions
-        return [slot for slot in slots if (player, slot) not in submissions]
+        found = []
+        for slot in slots:  # a loop: a comprehension is a call of its own
+            if (player, slot) not in submissions:
+                found.append(slot)
+        return found
 
     def _wanted(self, state: GameState, stage: CompiledStage) -> frozenset[tuple[str, str]]:
         """Every input the stage awaits, given or not (kept while the parts of the state
