@@ -77,3 +77,36 @@ def test_the_gm_page_of_a_data_game_counts_its_thread(tmp_path: Path,
     assert done.status_code == 200
     state = env.service.load(game.game_id).state
     assert {s.player: s.target for s in state.submissions.values()} == dict(VOTES)
+
+
+def test_a_file_without_forum_votes_shows_no_forum_sections(tmp_path: Path) -> None:
+    """The same classic file with its ``forum_votes:`` section cut out, uploaded: the
+    game is played as ever, but its GM page offers no forum count, and a count sent
+    anyway is refused without changing anything."""
+    from nightfall.rulefile.ruleset import SHIPPED
+
+    text = SHIPPED["werwolf-classic"].read_text(encoding="utf-8")
+    start = text.index("forum_votes:\n")
+    end = text.index("\n\n", start)
+    data = (text[:start] + text[end + 2:]).replace(", forum_votes]", "]")
+    env = make_env(tmp_path)
+    created = env.service.create_from_rules(
+        data.replace("id: werwolf-classic", "id: werwolf-upload").encode(), 5,
+        {"early_close": False}, "de")
+    game = Small(created.id, created.gm_token)
+    for name in ROLES:
+        env.service.signup(created.id, name)
+    env.service.assign(created.id, ROLES)
+    env.service.start(created.id)
+    while env.service.load(created.id).state.phase.kind != "day":
+        env.service.gm(created.id, "advance")
+    page = LexborHTMLParser(env.client.get(game.g).text)
+    assert page.css_first("section#votecount") is None
+    assert page.css_first("section#forum-thread") is None
+    head = env.service.meta(created.id).head_seq
+    token = csrf_of(env.client, game.g)
+    refused = env.client.post(f"{game.g}/forum", data={
+        "csrf_token": token, "url": "http://127.0.0.1:9/viewtopic.php?t=1"})
+    assert refused.status_code == 409
+    assert env.app.state.forum.get(created.id) is None
+    assert env.service.meta(created.id).head_seq == head
