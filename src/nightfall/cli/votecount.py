@@ -76,7 +76,9 @@ def votecount(
              "Europe/Moscow).")] = None,
     since: Annotated[str | None, typer.Option(
         help='Only posts from this time on, e.g. "2012-12-23 20:00".')] = None,
-    ruleset: Annotated[str, typer.Option(help="Vote rules: changelings or island.")] =
+    ruleset: Annotated[str, typer.Option(
+        help="Vote rules: changelings, island, or a shipped rule file's id whose file says "
+             "how its votes are written (changelings-data, werwolf-classic).")] =
         "changelings",
     as_json: Annotated[bool, typer.Option("--json", help="Print the count as JSON.")] = False,
     departed: Annotated[str | None, typer.Option(
@@ -135,6 +137,7 @@ def votecount(
     if submit and game is None:
         _fail(lang, _say(lang, N_("--submit needs --game")))
     default_start = default_stop = None
+    game_rules = None
     if game is not None:  # the same reading of the game as the GM's web page
         from nightfall.service import GameService
         from nightfall.service.votecount import load_game_count
@@ -145,6 +148,12 @@ def votecount(
             known = load_game_count(service, game)
         except UnknownGame:
             _fail(lang, _say(lang, N_("no game {game} in this database"), game=repr(game)))
+        except LookupError as error:  # its rule file has no forum_votes: section
+            _fail(locale or service.meta(game).locale, _say(
+                locale or service.meta(game).locale,
+                N_("the rule set {ruleset} does not say how its votes are written on the "
+                   "forum (forum_votes:)"), ruleset=repr(str(error.args[0]))), "--game")
+        game_rules = known.rules
         ruleset = known.ruleset
         lang = locale or known.locale
         tz = tz or known.timezone
@@ -152,9 +161,14 @@ def votecount(
         departed = ",".join(sorted(known.facts.departed))
         voiceless = ",".join(sorted(known.facts.voiceless))
         default_start, default_stop = known.since, known.deadline
-    rules = RULESETS.get(ruleset)
+    from nightfall.rulefile.ruleset import SHIPPED
+    from nightfall.service.votecount import vote_rules_for
+
+    # the game's own (an uploaded rule file's too), else a plugin's or a shipped file's
+    rules = game_rules if game is not None else vote_rules_for(ruleset)
     if rules is None:
-        _fail(lang, _say(lang, N_("choose one of {choices}"), choices=", ".join(RULESETS)),
+        counted = [name for name in (*RULESETS, *SHIPPED) if vote_rules_for(name)]
+        _fail(lang, _say(lang, N_("choose one of {choices}"), choices=", ".join(counted)),
               "--ruleset")
     for pattern in vote_pattern or []:
         try:

@@ -54,6 +54,9 @@ class VoteRules:
     """Texts (in a vote form) that withdraw the author's vote (C3.1)."""
     min_prefix: int = 2
     """The shortest prefix that may name a player."""
+    title: str = ""
+    """The rule set's name in the count post when ``name`` is no plugin's (a rule file's
+    ``title:``); empty: the plugin's translated name."""
 
 
 BOLD_NAME = VotePattern.compile(

@@ -87,6 +87,11 @@ TEMPLATES: tuple[str | tuple[str, str], ...] = (
     N_("procedure {name} needs {param}"),
     N_("procedure {name} takes no {param}"),
     N_("a time is HH:MM"),
+    # forum_votes: how the votes are written on the forum (read by the vote counter)
+    N_("not a regular expression: {error}"),
+    N_("a vote pattern needs a group named 'name': (?P<name>...)"),
+    N_("forum votes need red: true or at least one pattern"),
+    N_("unknown time zone {name}"),
     N_("the last entry of next needs no 'if': play must go on somewhere"),
     N_("a step before the numbered ones needs 'if'"),
     N_("a definition is NAME or NAME(param: type, ...)"),

@@ -321,6 +321,35 @@ class RuleEntry(Strict):
     ruling: bool = False
 
 
+class ForumVotePattern(Strict):
+    """One written form of a vote in a forum post: a Python regular expression over the
+    post's own text in canonical BBCode, with a group named ``name``."""
+
+    regex: str
+    #: strict: the form declares a vote by itself (a name it does not resolve is
+    #: reported); lenient (``false``): also ordinary text (bold), left alone then
+    strict: bool = True
+
+
+class ForumVotes(Strict):
+    """How the game's votes are written in a forum thread, for the vote counter
+    (``nightfall votecount``, the GM's page; docs/rules-format.md, "Forum votes")."""
+
+    #: a vote is a player's name in red (as in Changelings, C3.1)
+    red: bool = False
+    patterns: list[ForumVotePattern] = Field(default_factory=list)
+    #: the zone of the forum's times when the game sets none (``options.timezone``)
+    timezone: str = "UTC"
+    #: the time of day of the vote stop when a GM gives a deadline as a date alone
+    deadline: str = "00:00"
+    #: a player without a valid vote votes for himself (as in Island of Fear, I6.3)
+    non_voters_vote_self: bool = False
+    #: texts (in a vote form) that withdraw the author's vote
+    unvote: list[str] = Field(default_factory=lambda: ["unvote"])
+    #: the shortest prefix of a name that may name a player
+    min_prefix: int = Field(default=2, ge=1)
+
+
 class RuleFile(Strict):
     format: Literal["nightfall-rules/1"]
     id: str
@@ -360,3 +389,6 @@ class RuleFile(Strict):
     deal: Deal | None = None
     #: the variant's numbered rules, each with the keys that implement it (optional)
     rules: dict[str, RuleEntry] = Field(default_factory=dict)
+    #: how the votes are written on the forum (optional; without it a game's forum
+    #: thread is not counted)
+    forum_votes: ForumVotes | None = None

@@ -39,7 +39,7 @@ from nightfall.engine.abilities import (
     two_different,
 )
 from nightfall.engine.errors import SetupError
-from nightfall.engine.phase import ENDED, DeadlineRule
+from nightfall.engine.phase import ENDED, DeadlineRule, known_zone
 from nightfall.engine.ruleset import Role, Step
 from nightfall.engine.state import FLAGS, PLAYERS, SUBMISSIONS
 from nightfall.engine.state import PHASE as PHASE_PART
@@ -276,7 +276,38 @@ class DataRuleset(RulesetBase):
         check_explanations(self)
         self._compile_setup()
         self._check_texts()
+        self._check_forum_votes()
         self.problems += check_rule_index(file, self.source.locator.root)
+
+    def _check_forum_votes(self) -> None:
+        """``forum_votes:`` is read by the forum vote counter, never by a rule; the checker
+        refuses what would make a count fail or count nothing: a pattern that is no regular
+        expression or has no ``name`` group, a zone this machine does not know, a deadline
+        that is not HH:MM, a section with neither red votes nor a pattern."""
+        votes = self.file.forum_votes
+        if votes is None:
+            return
+        for index, pattern in enumerate(votes.patterns):
+            path: tuple[str | int, ...] = ("forum_votes", "patterns", index, "regex")
+            try:
+                regex = re.compile(pattern.regex)
+            except re.error as error:
+                self.problems.append(Problem(path, f"not a regular expression: {error}"))
+                continue
+            if "name" not in regex.groupindex:
+                self.problems.append(Problem(path, "a vote pattern needs a group named "
+                                                   "'name': (?P<name>...)"))
+        if not votes.red and not votes.patterns:
+            self.problems.append(Problem(("forum_votes",), "forum votes need red: true or "
+                                                           "at least one pattern"))
+        if known_zone(votes.timezone) is None:
+            self.problems.append(Problem(("forum_votes", "timezone"),
+                                         f"unknown time zone {votes.timezone!r}"))
+        hour, _, minute = votes.deadline.partition(":")
+        try:
+            time(int(hour), int(minute))
+        except ValueError:
+            self.problems.append(Problem(("forum_votes", "deadline"), "a time is HH:MM"))
 
     def _check_bot_hints(self) -> None:
         """An ability's ``bots: learns:`` names a notice kind the file declares (the hints

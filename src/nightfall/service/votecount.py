@@ -20,8 +20,10 @@ from dataclasses import dataclass
 from datetime import datetime, time, tzinfo
 
 from nightfall.engine import Command, Game, Text
+from nightfall.engine.ruleset import Ruleset
 from nightfall.forum import RULESETS, CastVote, GameFacts, VoteRules
 from nightfall.forum.dates import parse_forum_time
+from nightfall.forum.rules import VotePattern
 from nightfall.i18n import known_zone
 from nightfall.service.games import GameService
 
@@ -44,15 +46,59 @@ class GameCount:
     deadline: datetime | None
     """The current day's deadline (none at night: the day's votes are over)."""
 
+    vote_rules: VoteRules
+    """How the game's votes are written (:func:`vote_rules_for`)."""
+
     @property
     def rules(self) -> VoteRules:
-        return RULESETS[self.ruleset]
+        return self.vote_rules
+
+
+def vote_rules_for(ruleset: Ruleset | str) -> VoteRules | None:
+    """How the votes of a rule set are written on the forum, or ``None`` when it does not
+    say (its games' threads are not counted). The plugins' are :data:`RULESETS` (C3,
+    I6); a rule file's its ``forum_votes:`` section (docs/rules-format.md, "Forum
+    votes"), checked when the file was accepted. ``ruleset`` is a game's rule set
+    (``game.ruleset``: an uploaded file too) or a rule set id (a plugin's, or a shipped
+    rule file's such as ``werwolf-classic``). The one lookup of the counter's callers (the
+    GM's page, ``nightfall votecount``), so none of them knows the rule sets by name."""
+    if isinstance(ruleset, str):
+        if ruleset in RULESETS:
+            return RULESETS[ruleset]
+        from nightfall.rulefile.ruleset import SHIPPED, shipped
+
+        if ruleset not in SHIPPED:
+            return None
+        ruleset = shipped(ruleset)
+    if ruleset.id in RULESETS:
+        return RULESETS[ruleset.id]
+    from nightfall.rulefile.ruleset import DataRuleset
+
+    if not isinstance(ruleset, DataRuleset) or ruleset.file.forum_votes is None:
+        return None
+    votes = ruleset.file.forum_votes
+    hour, _, minute = votes.deadline.partition(":")
+    return VoteRules(
+        name=ruleset.id, timezone=votes.timezone, deadline_time=time(int(hour), int(minute)),
+        red_votes=votes.red,
+        patterns=tuple(VotePattern.compile(p.regex, strict=p.strict) for p in votes.patterns),
+        non_voters_vote_self=votes.non_voters_vote_self, unvote_words=tuple(votes.unvote),
+        min_prefix=votes.min_prefix, title=ruleset.file.title)
+
+
+def counts_votes(game: Game) -> bool:
+    """Whether ``game``'s forum thread can be counted now: it is running and its rule set
+    says how its votes are written (:func:`vote_rules_for`)."""
+    return game.state.phase.is_play() and vote_rules_for(game.ruleset) is not None
 
 
 def game_count(game: Game, locale: str) -> GameCount:
-    """The counter's view of ``game`` (``locale``: the game's language, from its row)."""
+    """The counter's view of ``game`` (``locale``: the game's language, from its row);
+    raises ``LookupError`` when its rule set does not say how votes are written."""
     state = game.state
-    rules = RULESETS[state.ruleset]
+    rules = vote_rules_for(game.ruleset)
+    if rules is None:
+        raise LookupError(state.ruleset)
     zone_name = state.options.get("timezone")
     timezone = zone_name if isinstance(zone_name, str) and known_zone(zone_name) \
         else rules.timezone
@@ -63,7 +109,7 @@ def game_count(game: Game, locale: str) -> GameCount:
     )
     deadline = state.deadline if state.phase.kind == "day" else None
     return GameCount(state.ruleset, locale, timezone, tuple(state.players), facts,
-                     state.phase_at, deadline)
+                     state.phase_at, deadline, rules)
 
 
 def load_game_count(service: GameService, game_id: str) -> GameCount:

@@ -21,11 +21,10 @@ from nightfall.engine.guests import ADMIT, OBSERVER
 from nightfall.engine.phase import SETUP, SIGNUP
 from nightfall.engine.talk import TALK_ACTIONS, TEXT_LIMIT
 from nightfall.engine.text import N_, Term, Text
-from nightfall.forum import RULESETS
 from nightfall.i18n import SUPPORTED_LOCALES, known_zone
 from nightfall.rulesets import RULESET_IDS, get_ruleset
 from nightfall.service.outlook import after_close, shortening_ends_stage
-from nightfall.service.votecount import GameCount, game_count, submit_votes
+from nightfall.service.votecount import GameCount, counts_votes, game_count, submit_votes
 from nightfall.web import csrf, decisions, pages, votecount
 from nightfall.web import forum_thread as forum_section
 from nightfall.web.bodies import clip
@@ -184,9 +183,10 @@ async def _dashboard(request: Request, access: Access, error: Text | None = None
     tr = translator(request, game)
     log = await log_async(request, access.game_id)
     state = game.state
-    if forum_count is None and state.phase.is_play() and state.ruleset in RULESETS:
+    counted = counts_votes(game)  # the rule set says how its votes are written
+    if forum_count is None and counted:
         forum_count = votecount.section(_game_count(request, access, game))
-    if forum_thread is None and state.phase.is_play() and state.ruleset in RULESETS:
+    if forum_thread is None and counted:
         forum_thread = await run_in_threadpool(
             forum_section.section, request.app.state.forum, access.game_id,
             state.phase_label, request.app.state.settings.secret_key)
@@ -527,7 +527,7 @@ def _game_count(request: Request, access: Access, game: Game) -> GameCount:
 
 
 def _not_running(game: Game) -> votecount.CountError | None:
-    if game.state.phase.is_play() and game.state.ruleset in RULESETS:
+    if counts_votes(game):
         return None
     return votecount.CountError(409, N_(
         "Votes can be counted only while the game is running. Nothing was changed."))
