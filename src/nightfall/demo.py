@@ -46,19 +46,17 @@ START = datetime(2012, 12, 1, 20, 0, tzinfo=ZoneInfo("Europe/Berlin"))
 
 
 def canterlot_15() -> tuple[str, ...]:
-    """The seed's 15-player roster (C16.3), as the shipped Changelings file's preset says
-    it (the plugin's is the same, tests/rulefile/test_changelings_data.py): nothing here
-    needs the Python plugin's modules, which are to be deleted (issue 20)."""
+    """The seed's 15-player roster (C16.3), as the Changelings file's preset says it."""
     from nightfall.rulefile.ruleset import shipped
 
-    return tuple(shipped("changelings-data").presets()["canterlot-15"].roles)
+    return tuple(shipped("changelings").presets()["canterlot-15"].roles)
 
 
 def is_changeling_side(role: str | None) -> bool:
     """C1.2: changeling, queen and liar all count as changelings (the file's factions)."""
     from nightfall.rulefile.ruleset import shipped
 
-    return role is not None and shipped("changelings-data").role_factions.get(role) == (
+    return role is not None and shipped("changelings").role_factions.get(role) == (
         "changelings")
 
 

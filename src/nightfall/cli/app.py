@@ -65,7 +65,7 @@ def demo(
         from nightfall.rulefile.status_post import status_post_of
 
         game = play_demo(2012 if seed is None else seed, locale)
-        post = status_post_of(game.ruleset)  # the shipped file's (C16.1), the plugin's post
+        post = status_post_of(game.ruleset)  # the Changelings file's (C16.1)
         assert post is not None
         final = post.render(game.state, gettext_for(locale))
     current = None

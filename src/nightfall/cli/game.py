@@ -416,7 +416,8 @@ def new(
             raise Usage(N_("unknown rule set {ruleset}; choose one of {choices}"),
                         ruleset=repr(ruleset), choices=", ".join(RULESET_IDS))
         plugin = get_ruleset(ruleset)
-        options = parse_options(option or [], plugin.default_options)
+        options = parse_options(option or [], {k: v for k, v in plugin.default_options.items()
+                                               if k != "rules_file"})
         try:
             plugin.check_options({**plugin.default_options, **options})
         except SetupError as error:

@@ -211,10 +211,10 @@ def simulate(
 
 
 def _first_preset(ruleset: str) -> str:
-    """The preset played when none is named: the original setups of the two games, else
-    a rule set's first preset (``--ruleset werwolf-classic``)."""
-    if ruleset in ("changelings", "island"):
-        return "canterlot-15" if ruleset == "changelings" else "island-12"
+    """The preset played when none is named: Island's original setup, else a rule file's
+    first preset (Changelings' is its original 15, canterlot-15, C16.3)."""
+    if ruleset == "island":
+        return "island-12"
     from nightfall.rulefile.ruleset import registered
 
     found = registered(ruleset)

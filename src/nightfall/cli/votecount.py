@@ -78,7 +78,7 @@ def votecount(
         help='Only posts from this time on, e.g. "2012-12-23 20:00".')] = None,
     ruleset: Annotated[str, typer.Option(
         help="Vote rules: changelings, island, or a shipped rule file's id whose file says "
-             "how its votes are written (changelings-data, werwolf-classic).")] =
+             "how its votes are written (werwolf-classic).")] =
         "changelings",
     as_json: Annotated[bool, typer.Option("--json", help="Print the count as JSON.")] = False,
     departed: Annotated[str | None, typer.Option(
@@ -130,9 +130,9 @@ def votecount(
     if locale is not None and locale not in SUPPORTED_LOCALES:
         _fail("en", _say("en", N_("choose one of {choices}"),
                          choices=", ".join(SUPPORTED_LOCALES)), "--locale")
-    # until the game is loaded: --locale, else the rule set's language (a game: English)
-    lang = locale or ("en" if game is not None or ruleset not in RULESETS
-                      else default_locale(ruleset))
+    # until the game is loaded: --locale, else the rule set's language (a plugin's, a
+    # shipped rule file's first; a game: English)
+    lang = locale or ("en" if game is not None else default_locale(ruleset))
     service = None
     if submit and game is None:
         _fail(lang, _say(lang, N_("--submit needs --game")))
@@ -167,7 +167,7 @@ def votecount(
     # the game's own (an uploaded rule file's too), else a plugin's or a shipped file's
     rules = game_rules if game is not None else vote_rules_for(ruleset)
     if rules is None:
-        counted = [name for name in (*RULESETS, *SHIPPED) if vote_rules_for(name)]
+        counted = [name for name in dict.fromkeys((*RULESETS, *SHIPPED)) if vote_rules_for(name)]
         _fail(lang, _say(lang, N_("choose one of {choices}"), choices=", ".join(counted)),
               "--ruleset")
     for pattern in vote_pattern or []:

@@ -29,9 +29,16 @@ RULESET_NAMES = {"changelings": N_("Changelings"), "island": N_("Island of Fear"
 
 def default_locale(ruleset: str) -> str:
     """The language of a game of ``ruleset`` when none is chosen: the one its forums play
-    in (Changelings on German boards, Island of Fear on Russian ones). One rule for
-    ``game new``, the service and the vote counter's post."""
-    return "de" if ruleset == "changelings" else "ru"
+    in (Island of Fear on Russian boards; a rule file's first language, German for
+    Changelings; English for a rule set that names none). One rule for ``game new``, the
+    service and the vote counter's post."""
+    if ruleset == "island":
+        return "ru"
+    from nightfall.rulefile.ruleset import registered
+
+    found = registered(ruleset)
+    languages = found.file.languages if found is not None else ()
+    return next((code for code in languages if code in SUPPORTED_LOCALES), "en")
 
 
 def ruleset_name(ruleset: str, locale: str) -> str:

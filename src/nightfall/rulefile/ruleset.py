@@ -1390,8 +1390,12 @@ def load_rules(path: str | Path) -> DataRuleset:
 
 
 #: the shipped rule files by rule set id
-SHIPPED = {"changelings-data": Path(__file__).parent / "sets" / "changelings.yaml",
+SHIPPED = {"changelings": Path(__file__).parent / "sets" / "changelings.yaml",
            "werwolf-classic": Path(__file__).parent / "sets" / "classic.yaml"}
+#: former ids of shipped rule sets: ``changelings-data`` named the Changelings file
+#: while the Python plugin was ``changelings`` (issue 20); games stored under it and
+#: links that name it still find the file
+ALIASES = {"changelings-data": "changelings"}
 _LOADED: dict[str, DataRuleset] = {}
 
 
@@ -1414,21 +1418,24 @@ def registered(ruleset_id: str) -> DataRuleset | None:
     """The rule set of that id read from a rule file: registered, or shipped (compiled
     once per process), or ``None``."""
     found = _LOADED.get(ruleset_id)
+    if found is None and ruleset_id in ALIASES:
+        return registered(ALIASES[ruleset_id])
     if found is None and ruleset_id in SHIPPED:
         found = _LOADED[ruleset_id] = load_rules(SHIPPED[ruleset_id])
     return found
 
 
 def shipped(ruleset_id: str) -> DataRuleset:
-    """A shipped rule file's rule set, compiled once per process."""
-    found = registered(ruleset_id) if ruleset_id in SHIPPED else None
+    """A shipped rule file's rule set (by its id or a former one), compiled once per
+    process."""
+    found = registered(ruleset_id) if ruleset_id in SHIPPED or ruleset_id in ALIASES else None
     if found is None:
         raise KeyError(ruleset_id)
     return found
 
 
-__all__ = ["SHIPPED", "DataRuleset", "as_param", "compile_rules", "load_rules", "register",
-           "registered", "shipped"]
+__all__ = ["ALIASES", "SHIPPED", "DataRuleset", "as_param", "compile_rules", "load_rules",
+           "register", "registered", "shipped"]
 
 
 def _on_a_cycle(graph: Mapping[str, Iterable[str]]) -> list[str]:

@@ -409,15 +409,9 @@ class _Compiler:
 
 def status_post_of(rules: Any) -> CompiledPost | None:
     """The status post of a game's rule set: a rule file's own ``status_post`` (``None``
-    when it has none), and for a game of the Python Changelings plugin the shipped
-    Changelings file's, which writes the plugin's post byte for byte
-    (tests/rulefile/test_status_post_data.py) — so no page reads the plugin's
-    ``status_post.py`` any more."""
-    from nightfall.rulefile.ruleset import DataRuleset, shipped
+    when it has none, and for a Python plugin)."""
+    from nightfall.rulefile.ruleset import DataRuleset
 
     if isinstance(rules, DataRuleset):
         return rules.status_post
-    if getattr(rules, "id", None) == "changelings":
-        found: CompiledPost | None = shipped("changelings-data").status_post
-        return found
     return None

@@ -1,4 +1,9 @@
-"""Rule-set plugins and their registry."""
+"""The rule sets and their registry: Island of Fear's Python plugin, and the rule files
+(``nightfall.rulefile``) — the shipped ones, Changelings first, and any registered here.
+
+Changelings is the data file ``rulefile/sets/changelings.yaml`` (id ``changelings``; its
+former id ``changelings-data`` still names it); its Python plugin was deleted in issue 20
+once the file played the plugin's games event for event (tests/rulefile/frozen/)."""
 
 from __future__ import annotations
 
@@ -9,11 +14,7 @@ from nightfall.engine import Game, Ruleset
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
-    """The plugin for ``ruleset_id`` (``changelings``, ``island``)."""
-    if ruleset_id == "changelings":
-        from nightfall.rulesets.changelings import CHANGELINGS
-
-        return CHANGELINGS
+    """The rule set of ``ruleset_id`` (``changelings``, ``island``, a rule file's id)."""
     if ruleset_id == "island":
         from nightfall.rulesets.island import ISLAND
 
@@ -26,6 +27,7 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
     raise KeyError(ruleset_id)
 
 
+#: the built-in rule sets, offered first wherever a rule set is chosen
 RULESET_IDS = ("changelings", "island")
 
 

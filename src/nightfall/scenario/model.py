@@ -78,8 +78,8 @@ class ExpectStep(Strict):
 
 
 class Scenario(Strict):
-    #: ``changelings``, ``island`` or the id of a shipped rule file (``werwolf-classic``,
-    #: ``changelings-data``; docs/rules-format.md); the loader checks it
+    #: ``changelings``, ``island`` or the id of a shipped rule file (``werwolf-classic``;
+    #: docs/rules-format.md); the loader checks it
     ruleset: str = Field(min_length=1, max_length=64)
     #: SplitMix64 takes 64 bits (engine/rng.py); a longer number is no other game
     seed: int = Field(default=0, ge=0, lt=2**64)

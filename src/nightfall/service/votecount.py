@@ -65,9 +65,9 @@ def vote_rules_for(ruleset: Ruleset | str) -> VoteRules | None:
     if isinstance(ruleset, str):
         if ruleset in RULESETS:
             return RULESETS[ruleset]
-        from nightfall.rulefile.ruleset import SHIPPED, shipped
+        from nightfall.rulefile.ruleset import ALIASES, SHIPPED, shipped
 
-        if ruleset not in SHIPPED:
+        if ruleset not in SHIPPED and ruleset not in ALIASES:
             return None
         ruleset = shipped(ruleset)
     if ruleset.id in RULESETS:

@@ -1,5 +1,5 @@
 """The heuristic bot: a :class:`~nightfall.sim.bots.mind.Mind` plus a playbook per rule
-set (``changelings`` and its shipped rule file, ``island``); any other rule set (a rule
+set (``changelings``, its shipped rule file, and ``island``); any other rule set (a rule
 file) gets the data-driven play of its ``bots:`` hints (:mod:`nightfall.sim.bots.generic`)."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from nightfall.sim.bots.generic import GenericBot
 from nightfall.sim.bots.island import IslandBot
 from nightfall.sim.bots.mind import HeuristicBase
 
-#: the shipped Changelings file (``changelings-data``) is played by the Changelings
-#: playbook too: its views are the plugin's (tests/rulefile/test_changelings_data.py), so
-#: the same seeds give the plugin's games — what deleting the plugin needs of the bots
+#: the shipped Changelings file (``changelings``; ``changelings-data`` its former id, as
+#: copies of the file may still say) is played by the Changelings playbook: with it the
+#: same seeds give the deleted plugin's games (tests/rulefile/test_frozen_plugin.py)
 PLAYBOOKS: dict[str, type[HeuristicBase]] = {"changelings": ChangelingsBot,
                                              "changelings-data": ChangelingsBot,
                                              "island": IslandBot}
