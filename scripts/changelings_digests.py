@@ -7,11 +7,13 @@ once by the plugin, checked against the rule file ever since.
 
 ``--write`` ran at commit f5ef9c5 (the last commit before the plugin's deletion; its tree
 still has ``src/nightfall/rulesets/changelings/``), with rule set id ``changelings`` then
-naming the plugin, and wrote ``tests/rulefile/frozen/changelings_games.json`` and the logs
-``tests/rulefile/frozen/log-*.json``. ``--check`` plays the same games with the rule set
-id ``changelings`` names now (the rule file) and compares them game by game; exit 1 when
-one differs. tests/rulefile/test_frozen_plugin.py checks a few hundred of them in the
-normal run.
+naming the plugin, and wrote ``tests/rulefile/frozen/changelings_games.json``, the logs
+``tests/rulefile/frozen/log-*.json`` and digests of the status post (C16.1) along those
+logs and along a game on the clock (``changelings_posts.json``, written by the plugin's
+``status_post.py``). ``--check`` plays the same games with the rule set id
+``changelings`` names now (the rule file) and compares them game by game, and the posts;
+exit 1 when one differs. tests/rulefile/test_frozen_plugin.py checks a few hundred games
+and every post in the normal run.
 
 A game is one of :data:`SETUPS` (the plugin's presets and the small deals, with the
 options varied), one bot kind and one seed of the run seed 2026 (``game_seed``), played as
@@ -28,7 +30,7 @@ import argparse
 import hashlib
 import json
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -129,6 +131,89 @@ def log_path(setup: str, bots: str, index: int) -> Path:
     return FROZEN / f"log-{setup}-{bots}-{index}.json"
 
 
+POSTS = FROZEN / "changelings_posts.json"
+#: the status post (C16.1) digested every this many events along the stored logs
+POST_EVERY = 9
+
+
+def _post_writer(ruleset_id: str) -> Callable[[Any, Any], str]:
+    """What writes a game's status post: with ``--write`` the plugin's own
+    ``status_post.py`` (its tree has it), else the rule set's ``status_post:``."""
+    try:  # the plugin's tree (--write ran there)
+        from nightfall.rulesets.changelings.status_post import (  # type: ignore[import-not-found]
+            status_post,
+        )
+    except ImportError:
+        from nightfall.rulefile.status_post import status_post_of
+        from nightfall.rulesets import get_ruleset
+
+        post = status_post_of(get_ruleset(ruleset_id))
+        assert post is not None
+        return post.render  # type: ignore[no-any-return]
+    return status_post  # type: ignore[no-any-return]
+
+
+def post_digests(ruleset_id: str) -> dict[str, list[str]]:
+    """Digests of the status post in every language, every :data:`POST_EVERY` events and
+    at the end of each stored log (every other player given a description, for the
+    post's hardest line: "Ann: shy baker — Pony, in love"), and at every fifth hour of a
+    game on the clock (the deadline line, moved by the GM's extension)."""
+    from datetime import datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    from nightfall.engine import events as ev
+    from nightfall.i18n import SUPPORTED_LOCALES, gettext_for
+    from nightfall.rulesets import get_ruleset
+    from nightfall.store.codec import decode
+
+    render = _post_writer(ruleset_id)
+    rules = get_ruleset(ruleset_id)
+    gettexts = [gettext_for(locale) for locale in SUPPORTED_LOCALES]
+
+    def posts(state: Any) -> str:
+        both = "\n".join(render(state, gettext) for gettext in gettexts)
+        return hashlib.sha256(both.encode()).hexdigest()[:16]
+
+    found: dict[str, list[str]] = {}
+    for setup, bots, index in LOGS:
+        stored = json.loads(log_path(setup, bots, index).read_text(encoding="utf-8"))
+        events = [decode(name, version, payload) for name, version, payload in stored]
+        events = [ev.PlayerJoined(e.player, f"shy baker {i} - ♂" if i % 2 else "")
+                  if isinstance(e, ev.PlayerJoined) else e for i, e in enumerate(events)]
+        game = Game.from_events(rules, events[:1])
+        seen = found[log_path(setup, bots, index).stem] = []
+        for number, event in enumerate(events[1:], start=1):
+            game._record(event)
+            if number % POST_EVERY == 0 or number == len(events) - 1:
+                seen.append(posts(game.state))
+    berlin = ZoneInfo("Europe/Berlin")
+    start = datetime(2012, 12, 20, 20, tzinfo=berlin)
+    game = Game.new(rules, 7, {"early_close": False}, "de")
+    for name, description, _ in CLOCK_ROSTER:
+        game.join(name, description)
+    game.assign({name: role for name, _, role in CLOCK_ROSTER})
+    game.start(at=start)
+    seen = found["clock"] = []
+    for hours in range(2, 24 * 8, 5):
+        game.tick(start + timedelta(hours=hours))
+        if hours == 52 and not game.state.ended:
+            game.execute(Command("extend", minutes=90))
+        seen.append(posts(game.state))
+    return found
+
+
+#: the game on the clock of :func:`post_digests` (the seed's players, C16.3)
+CLOCK_ROSTER = (
+    ("Gwyn", "ungeschickter Bäcker - ♂ Einhorn", "pony"),
+    ("appleblack", "übermüdeter Hobbyklempner", "researcher"),
+    ("Fluttershy87", "ernste Wache", "changeling"),
+    ("Asteria", "schüchterne Sternschnuppen-Liebhaberin - ♀", "love_potion"),
+    ("Daylight", "netter Magieforscher - ♂ Einhorn", "pony"),
+    ("Manic Moon", "Barkeeper - Dämonenpegasus", "liar"),
+    ("Mochi", "treue Seele - ♂", "pinkie_sense"),
+)
+
+
 def write(ruleset_id: str) -> None:
     FROZEN.mkdir(parents=True, exist_ok=True)
     found: dict[str, list[str]] = {}
@@ -139,7 +224,9 @@ def write(ruleset_id: str) -> None:
         events = log_of(setup, bots, index, ruleset_id)
         log_path(setup, bots, index).write_text(
             json.dumps(events, sort_keys=True, default=str, indent=0) + "\n", encoding="utf-8")
-    print(f"{sum(map(len, found.values()))} games and {len(LOGS)} logs written to {FROZEN}")
+    POSTS.write_text(json.dumps(post_digests(ruleset_id), indent=0) + "\n", encoding="utf-8")
+    print(f"{sum(map(len, found.values()))} games, {len(LOGS)} logs and their status posts "
+          f"written to {FROZEN}")
 
 
 def check(ruleset_id: str, per_key: int) -> int:
@@ -152,7 +239,13 @@ def check(ruleset_id: str, per_key: int) -> int:
             print(f"differs: {case}")
     print(f"{total - differ}/{total} games identical to the plugin's (log; every fourth "
           "also every turn's legal list and view)")
-    return 1 if differ else 0
+    frozen_posts = json.loads(POSTS.read_text(encoding="utf-8"))
+    posts = post_digests(ruleset_id)
+    same = sum(a == b for key in frozen_posts for a, b in zip(
+        frozen_posts[key], posts.get(key, []), strict=False))
+    total_posts = sum(map(len, frozen_posts.values()))
+    print(f"{same}/{total_posts} status posts identical to the plugin's (de, en, ru)")
+    return 1 if differ or same != total_posts else 0
 
 
 def main() -> None:

@@ -10,10 +10,10 @@ from typing import Any
 from hypothesis import strategies as st
 
 from nightfall.engine import Command, Game, GameState, Rejected
-from nightfall.rulesets import new_game
-from nightfall.rulesets.changelings.roles import ROLES
+from nightfall.rulesets import get_ruleset, new_game
 
-PONY_SPECIALS = sorted(r for r, spec in ROLES.items() if spec.faction == "ponies" and spec.special)
+PONY_SPECIALS = sorted(r for r, spec in get_ruleset("changelings").roles.items()
+                       if spec.faction == "ponies" and spec.special)
 TEAM_ROLES = ("changeling", "queen", "liar")
 NAMES = [f"P{i:02d}" for i in range(20)]
 

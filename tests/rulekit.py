@@ -7,15 +7,15 @@ from pathlib import Path
 
 from nightfall.rulefile.ruleset import SHIPPED
 
-#: the shipped file's bytes (id ``changelings-data``)
-SHIPPED_CHANGELINGS = SHIPPED["changelings-data"].read_bytes()
+#: the shipped file's bytes (id ``changelings``)
+SHIPPED_CHANGELINGS = SHIPPED["changelings"].read_bytes()
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
 
 
 def house_rules(ruleset_id: str = "house-ponies", note: str = "") -> bytes:
     """The Changelings rules under ``ruleset_id``; ``note`` (a YAML comment) makes another
     file, with another hash, of the same rules."""
-    data = SHIPPED_CHANGELINGS.replace(b"id: changelings-data", f"id: {ruleset_id}".encode(), 1)
+    data = SHIPPED_CHANGELINGS.replace(b"id: changelings\n", f"id: {ruleset_id}".encode(), 1)
     data += f"\n# {note}\n".encode() if note else b""
     assert data != SHIPPED_CHANGELINGS
     return data
@@ -42,8 +42,8 @@ def with_guest(ruleset_id: str, title: str) -> bytes:
     lines.insert(start + 1, f'  zz_guest: {{faction: ponies, rule: C4, title: "{title}", '
                             f'text: role_pony}}\n')
     text = "".join(lines)
-    assert "languages: [en, de]" in text
-    return text.replace("languages: [en, de]", "languages: [en]", 1).encode()
+    assert "languages: [de, en]" in text
+    return text.replace("languages: [de, en]", "languages: [en]", 1).encode()
 
 
 #: the id of :func:`house_classic_file`: no process knows it unless it was given the file

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
+from changelingskit import AGAINST_LOVER, CHANGELINGS
 from gamekit import make_game
 from nightfall.engine import Command, Game, Rejected
 from nightfall.engine.events import StepTraced
 from nightfall.i18n import localize
-from nightfall.rulesets.changelings.abilities import _AGAINST_LOVER, AGAINST_LOVER
 
 #: P00 pinkie sense and leader, P01 drama queen, P02 black raven, P03 love potion
 ROLES = ["pinkie_sense", "drama_queen", "black_raven", "love_potion", "changeling",
@@ -86,7 +86,9 @@ def test_the_partner_is_never_offered() -> None:
     assert ("drama_chase", "P00") not in offered and ("drama_chase", "P05") in offered
     expected = {"vote", "abduct", "replace", "tiebreak", "pinkie_chase", "letter",
                 "drama_chase"}
-    assert expected == AGAINST_LOVER == set(_AGAINST_LOVER)  # each with its message
+    refusing = {name for name, ability in CHANGELINGS.file.abilities.items()
+                if any(c.refuse.startswith("lover_") for c in ability.checks)}
+    assert expected == AGAINST_LOVER == refusing  # each with its message
 
 
 def test_standing_choices_against_the_new_partner_lapse_when_the_couple_forms() -> None:

@@ -7,12 +7,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from changelingskit import fact, is_changeling_side, plan_reason
 from gamekit import TEAM_ROLES, all_commands, make_game, play_at_random
 from nightfall.engine import Command, Game
 from nightfall.i18n import localize
-from nightfall.rulesets.changelings import memory
-from nightfall.rulesets.changelings.night import plan_attack
-from nightfall.rulesets.changelings.roles import is_changeling_side
 from nightfall.web.i18n import from_data
 
 #: P00, P01, P02 the team; P03 leads
@@ -115,10 +113,8 @@ def check_pages_match_the_plan(game: Game, _: bool) -> None:
     state = game.state
     if state.ended or state.phase.kind != "night":
         return
-    if state.phase.stage == 1:
-        _, reason = plan_attack(state)
-    else:  # what stage 1 settled
-        reason = str(state.flags.get(memory.ATTACK_REASON))
+    # stage 2: what stage 1 settled
+    reason = plan_reason(state) if state.phase.stage == 1 else str(fact(state, "attack_reason"))
     for name, player in state.players.items():
         if not (player.alive and is_changeling_side(player.role)):
             continue

@@ -20,13 +20,16 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
 import nightfall
-import nightfall.rulesets.changelings.roles  # registers the term names
 from nightfall.demo import play_demo, setup_demo_game
 from nightfall.engine.events import StepTraced
 from nightfall.engine.phase import DAY, NIGHT, SETUP, SIGNUP
 from nightfall.engine.text import Term, Text
 from nightfall.i18n import LOCALES_DIR, gettext_for, localize
-from nightfall.rulesets.changelings.status_post import ORDINALS, phase_title, status_post
+from nightfall.rulefile.ruleset import shipped
+
+CHANGELINGS = shipped("changelings")  # registers the term names
+assert CHANGELINGS.status_post is not None
+status_post = CHANGELINGS.status_post.render
 
 PACKAGE_DIR = Path(nightfall.__file__).parent
 ROOT = PACKAGE_DIR.parent.parent
@@ -183,14 +186,22 @@ def test_term_lists_are_translated() -> None:
 
 # -- status post (C16.1, the seed's exact format) ----------------------------------------
 def test_status_post_phase_titles() -> None:
+    """The status post's round titles (C16.1) in German, as the file composes them."""
     _ = gettext_for("de")
-    assert phase_title(SIGNUP, 0, _) == "Anmeldephase"
-    assert phase_title(SETUP, 0, _) == "Rollenverteilung"
-    assert phase_title(DAY, 1, _) == "Erste Tagphase und Anführerwahl"
-    assert phase_title(DAY, 5, _) == "Fünfte Tagphase"
-    assert phase_title(NIGHT, 6, _) == "Sechste Nachtphase"
-    assert phase_title(NIGHT, 20, _) == "Zwanzigste Nachtphase"
-    assert all(_(o) != o for o in ORDINALS)
+    texts = CHANGELINGS.file.texts
+
+    def title(kind: str, number: int) -> str:
+        key = {SIGNUP: "post_signup", SETUP: "post_setup", NIGHT: "post_night"}.get(
+            kind, "post_first_day" if number == 1 else "post_day")
+        return _(texts[key]).format(ordinal=_(texts[f"ord_{number}"]) if number else "")
+
+    assert title(SIGNUP, 0) == "Anmeldephase"
+    assert title(SETUP, 0) == "Rollenverteilung"
+    assert title(DAY, 1) == "Erste Tagphase und Anführerwahl"
+    assert title(DAY, 5) == "Fünfte Tagphase"
+    assert title(NIGHT, 6) == "Sechste Nachtphase"
+    assert title(NIGHT, 20) == "Zwanzigste Nachtphase"
+    assert all(_(texts[f"ord_{n}"]) != texts[f"ord_{n}"] for n in range(1, 21))
     assert _("running") == "running" and _("finished") == "finished"
 
 

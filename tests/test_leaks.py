@@ -8,6 +8,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from changelingskit import PUBLIC_STATUSES, fact, is_changeling_side, partner_of
 from gamekit import (
     GM_TALK,
     PONY_SPECIALS,
@@ -18,8 +19,6 @@ from gamekit import (
     play_checking_views,
 )
 from nightfall.engine import Game
-from nightfall.rulesets.changelings import memory
-from nightfall.rulesets.changelings.roles import PUBLIC_STATUSES, is_changeling_side
 
 
 def assert_no_leak(game: Game, viewer: str) -> None:
@@ -29,7 +28,7 @@ def assert_no_leak(game: Game, viewer: str) -> None:
     view = game.view(viewer)
     me = state.players[viewer]
     team = is_changeling_side(me.role)
-    partner = memory.partner_of(state, viewer)
+    partner = partner_of(state, viewer)
     for entry in view["players"]:
         other = state.players[entry["name"]]
         if other.name == viewer:
@@ -62,7 +61,7 @@ def assert_no_leak(game: Game, viewer: str) -> None:
         if state.phase.kind == "night" and state.phase.stage == 2 and mine["move_notes"]:
             # after stage 1 only a disagreement is told, never a shield or a secret
             # lover (C7.3, C13.1)
-            assert state.flags.get(memory.ATTACK_REASON) == "disagreement", viewer
+            assert fact(state, "attack_reason") == "disagreement", viewer
         for note in mine["move_notes"]:
             for key, value in note["params"].items():
                 names = value if isinstance(value, list) else [value]

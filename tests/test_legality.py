@@ -23,9 +23,11 @@ from gamekit import make_game as make_changelings_game
 from islandkit import PEACEFUL_SPECIALS, make_island_game
 from nightfall.engine import Command, Game
 from nightfall.engine.abilities import ANY, AbilityBook
-from nightfall.rulesets.changelings.abilities import BOOK as CHANGELINGS_BOOK
+from nightfall.rulefile.ruleset import shipped
 from nightfall.rulesets.island.abilities import BOOK as ISLAND_BOOK
 from nightfall.rulesets.island.items import ITEM_IDS
+
+CHANGELINGS_BOOK = shipped("changelings").book
 
 #: abilities whose commands carry a choice (a role or an item)
 CHOICE_ACTIONS = frozenset({"disguise", "use_item"})

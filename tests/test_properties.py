@@ -11,6 +11,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from changelingskit import against_lover, fact
 from gamekit import (
     NAMES,
     PONY_SPECIALS,
@@ -22,8 +23,6 @@ from gamekit import (
     play_keeping_invariants,
 )
 from nightfall.engine import Command, Game, GameState, Rejected
-from nightfall.rulesets.changelings import memory
-from nightfall.rulesets.changelings.abilities import against_lover
 
 #: C2.7: a departed drama queen still chases (or, by ``pass``, declines to: the stage awaits
 #: her answer), a departed leader still names his successor
@@ -74,7 +73,7 @@ def check_standing_choices_still_count(game: Game, _: bool) -> None:
     by a departed leader whose succession is still open, and no standing choice acts
     against the chooser's lover (C8.2 [R]: it lapses when the couple forms)."""
     state = game.state
-    open_succession = state.flags.get(memory.SUCCESSION)
+    open_succession = fact(state, "succession")
     for (player, slot), choice in state.submissions.items():
         if not choice.standing:
             continue

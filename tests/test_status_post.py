@@ -30,7 +30,6 @@ from nightfall.engine import Command, Game
 from nightfall.i18n import gettext_for
 from nightfall.rulefile.ruleset import shipped
 from nightfall.rulesets import new_game
-from nightfall.rulesets.changelings.status_post import status_post
 
 BERLIN = ZoneInfo("Europe/Berlin")
 
@@ -65,13 +64,11 @@ def do(game: Game, action: str, by: str, target: str | None = None, **kw: object
     game.execute(Command(action, by=by, target=target, **kw))  # type: ignore[arg-type]
 
 
-@pytest.fixture(params=["plugin", "data"])
-def post(request: pytest.FixtureRequest):
-    """The plugin's status post and the shipped rule file's (``status_post:``), which
-    pages now show for both (``rulefile/status_post.status_post_of``): the same text."""
-    if request.param == "plugin":
-        return status_post
-    found = shipped("changelings-data").status_post
+@pytest.fixture
+def post():
+    """The Changelings file's status post (``status_post:``, C16.1), which the pages
+    show (``rulefile/status_post.status_post_of``)."""
+    found = shipped("changelings").status_post
     assert found is not None
     return found.render
 

@@ -1,8 +1,9 @@
 """A game of a rule file counts its forum thread as a plugin's game does: the file's
 ``forum_votes:`` section says how its votes are written (docs/rules-format.md, "Forum
 votes"). The thread is served by a real local HTTP server; the votes are counted at the
-vote stop and submitted into the game (classic K3.1; Changelings as data C3.1), and the
-data Changelings counts the very votes the plugin counts on the same thread."""
+vote stop and submitted into the game (classic K3.1; Changelings C3.1), and a
+Changelings game counts the very votes ``nightfall votecount --ruleset changelings``
+counts (``forum.rules.CHANGELINGS``) on the same thread."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from threadkit import BERLIN, TPost, day_thread, phpbb_pages, red
 
 from nightfall.forum.fetch import Limits
 from nightfall.forum.rules import CHANGELINGS
+from nightfall.rulefile.ruleset import shipped
 from nightfall.service import FixedClock, GameService, Scheduler
 from nightfall.service.forum_link import ForumLinks
 from nightfall.service.votecount import vote_rules_for
@@ -34,9 +36,11 @@ def serve(server: ForumServer, pages: dict[str, str]) -> None:
 
 
 def test_the_shipped_files_declare_their_forum_votes() -> None:
-    """changelings-data says exactly what the plugin's rules say (C3.1); the classic file
-    red names on a German forum until 19:30 Berlin time (K2.1, K3.1)."""
-    data = vote_rules_for("changelings-data")
+    """The Changelings file says exactly what the vote counter's own Changelings rules
+    say (C3.1); the classic file red names on a German forum until 19:30 Berlin time
+    (K2.1, K3.1)."""
+    data = vote_rules_for(shipped("changelings"))
+    assert data is not None and data is not CHANGELINGS
     assert data is not None
     assert (data.timezone, data.deadline_time, data.red_votes, data.patterns,
             data.non_voters_vote_self, data.unvote_words, data.min_prefix) == (
@@ -120,9 +124,10 @@ def summary(service: GameService, forum: ForumLinks, game_id: str) -> dict[str, 
             "ballots": state.last_ballots, "phase": state.phase_label}
 
 
-def test_changelings_data_counts_the_same_votes_as_the_plugin(tmp_path: Path) -> None:
-    """One thread, two games (the plugin and the data file): the same count, the same
-    invalid votes with their reasons (C3.2), the same votes submitted, the same result."""
+def test_a_changelings_game_counts_its_thread_under_either_id(tmp_path: Path) -> None:
+    """One thread, two games (of ``changelings`` and of its former id
+    ``changelings-data``): the same count, the same invalid votes with their reasons
+    (C3.2), the same votes submitted, the same result."""
     seen = {}
     for ruleset in ("changelings", "changelings-data"):
         clock = FixedClock(MORNING)

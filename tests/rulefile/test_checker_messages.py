@@ -19,7 +19,7 @@ from nightfall.rulefile.messages import checker_text, has_template
 from nightfall.rulefile.ruleset import SHIPPED, compile_rules
 from webkit import make_env
 
-TEXT = SHIPPED["changelings-data"].read_text(encoding="utf-8")
+TEXT = SHIPPED["changelings"].read_text(encoding="utf-8")
 
 #: one mistake each, as a GM makes them (the shipped Changelings file, one thing broken)
 MISTAKES = [
@@ -34,7 +34,7 @@ MISTAKES = [
     ("until: {text: post_until}", "until: {text: post_untill}"),  # unknown text
     ("format: nightfall-rules/1", "format: nightfall-rules/2"),  # a literal choice
     ("title: Changelings\n", "title: [3]\n"),  # a wrong value type
-    ("languages: [en, de]", "languages: [en, de, fr]"),  # an unknown language
+    ("languages: [de, en]", "languages: [en, de, fr]"),  # an unknown language
     ("winners: ", "winers: "),  # a missing and an extra key
     ("len(alive())", "len(alive(1))"),  # wrong number of arguments
     ("has(actor, 'voiceless')", "hass(actor, 'voiceless')"),  # unknown function

@@ -211,7 +211,7 @@ def test_a_scenario_names_a_shipped_rule_file_and_its_commands() -> None:
     assert ok.scenario.ruleset == "werwolf-classic"
     for source, message in (
         ("ruleset: chess\nplayers:\n  - {name: Ann, role: seer}\n",
-         "rule set 'chess' is not available (known: changelings, changelings-data, island, "
+         "rule set 'chess' is not available (known: changelings, island, "
          "werwolf-classic)"),
         ("ruleset: changelings\nplayers:\n  - {name: Ann, role: pony}\nsteps:\n"
          "  - {do: see, by: Ann, target: Ann}\n", "key 'steps[0].do' (line 5): unknown "

@@ -17,7 +17,7 @@ from nightfall.i18n import gettext_for
 from nightfall.rulefile.messages import checker_text
 from nightfall.rulefile.ruleset import SHIPPED
 
-GOOD = SHIPPED["changelings-data"]
+GOOD = SHIPPED["changelings"]
 TEXT = GOOD.read_text(encoding="utf-8")
 SECTION = """forum_votes:
   red: true

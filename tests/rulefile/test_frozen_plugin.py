@@ -1,11 +1,12 @@
 """Changelings is its rule file, and the file plays the deleted Python plugin's games
-(issue 20). The plugin wrote, before its deletion, the digests of 4000 seeded bot games
-and four whole game logs (``scripts/changelings_digests.py --write``, kept in
-``tests/rulefile/frozen/``); here the rule file plays a few hundred of those games again
-and must write the same logs (every fourth: the same legal lists and views, turn by
-turn), and the stored logs — games of rule set ``changelings`` as the plugin recorded
-them — load, fold and replay with the file. ``scripts/changelings_digests.py --check``
-plays all 4000 (docs/rules-format.md, "Changelings")."""
+(issue 20). The plugin wrote, before its deletion, the digests of 4000 seeded bot games,
+four whole game logs and its status posts along them
+(``scripts/changelings_digests.py --write``, kept in ``tests/rulefile/frozen/``); here
+the rule file plays a few hundred of those games again and must write the same logs
+(every fourth: the same legal lists and views, turn by turn) and the same posts, and
+the stored logs — games of rule set ``changelings`` as the plugin recorded them — load,
+fold and replay with the file. ``scripts/changelings_digests.py --check`` plays all
+4000 (docs/rules-format.md, "Changelings")."""
 
 from __future__ import annotations
 
@@ -55,7 +56,7 @@ def _stored(setup: str, bots: str, index: int) -> list[Any]:
 def test_changelings_is_the_rule_file_and_its_former_id_names_it() -> None:
     changelings = get_ruleset("changelings")
     assert isinstance(changelings, DataRuleset) and changelings.id == "changelings"
-    assert get_ruleset("changelings-data") is changelings is shipped("changelings-data")
+    assert get_ruleset("changelings-data") is changelings is shipped("changelings")
     assert not (ROOT / "src" / "nightfall" / "rulesets" / "changelings").exists()
     assert len(FROZEN) == len(KEYS) and {len(games) for games in FROZEN.values()} == {250}
 
@@ -84,6 +85,17 @@ def test_a_stored_plugin_log_replays_with_the_rule_file(logged: tuple[str, str, 
     assert folded.state.ended and folded.state.ruleset == "changelings"
     assert folded.state.players == played.state.players
     assert folded.state.announcements == played.state.announcements
+
+
+POSTS: dict[str, list[str]] = json.loads(DIGESTS.POSTS.read_text(encoding="utf-8"))
+
+
+def test_the_status_post_is_the_plugins_along_its_games() -> None:
+    """The post (C16.1) in de, en and ru along the stored logs (descriptions given, so
+    the revealed role follows one after a dash) and along a game on the clock (its
+    deadline line moved by an extension): the plugin's ``status_post.py`` byte for byte."""
+    found = DIGESTS.post_digests("changelings")
+    assert found == POSTS and sum(map(len, POSTS.values())) > 150
 
 
 def test_a_plugin_game_in_the_store_loads_and_replays(tmp_path: Path) -> None:

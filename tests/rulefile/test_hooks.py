@@ -31,7 +31,7 @@ HOOK = hooks.register(hooks.Hook("test_quiet_dawn", 1, _quiet_dawn))
 
 
 def _with_hook(version: int) -> bytes:
-    text = SHIPPED["changelings-data"].read_text(encoding="utf-8")
+    text = SHIPPED["changelings"].read_text(encoding="utf-8")
     text = text.replace("max_players: 60\n",
                         f"max_players: 60\nhooks:\n  test_quiet_dawn: {{version: {version}}}\n")
     night = "        - {announce: night_falls, params: {number: phase.number}}\n"

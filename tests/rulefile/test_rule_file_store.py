@@ -143,7 +143,7 @@ def test_ids_of_built_in_rule_sets_and_bad_ids_are_refused(tmp_path: Path, rules
 def test_the_shipped_file_itself_may_be_used(tmp_path: Path) -> None:
     service = GameService(url=f"sqlite:///{tmp_path / 'shipped.db'}")
     created = service.create_from_rules(SHIPPED_CHANGELINGS, 4)
-    assert service.load(created.id).state.ruleset == "changelings-data"
+    assert service.load(created.id).state.ruleset == "changelings"
 
 
 def test_two_stored_files_that_title_a_term_otherwise_both_load(tmp_path: Path) -> None:

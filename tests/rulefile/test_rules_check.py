@@ -14,9 +14,9 @@ from typer.testing import CliRunner
 
 from nightfall.cli.app import app
 from nightfall.rulefile.load import RuleFileError, parse_source
-from nightfall.rulefile.ruleset import SHIPPED, compile_rules
+from nightfall.rulefile.ruleset import SHIPPED, compile_rules, shipped
 
-GOOD = SHIPPED["changelings-data"]
+GOOD = SHIPPED["changelings"]
 TEXT = GOOD.read_text(encoding="utf-8")
 
 
@@ -45,7 +45,7 @@ def test_the_shipped_file_is_valid_and_the_command_says_what_it_holds() -> None:
                              str(GOOD), "--games", "6"],
                             capture_output=True, text=True, timeout=300, check=False)
     assert result.returncode == 0, result.stderr
-    assert "valid nightfall-rules/1 rule set 'changelings-data': 14 roles" in result.stdout
+    assert "valid nightfall-rules/1 rule set 'changelings': 14 roles" in result.stdout
     assert "bot games: 6 played, 6 ended, 0 crashed, 0 never ended" in result.stdout
 
 
@@ -177,14 +177,14 @@ def test_every_error_is_reported_not_only_the_first(tmp_path: Path) -> None:
 def test_a_file_may_title_a_name_another_rule_set_titles_otherwise(tmp_path: Path) -> None:
     """Issue 20: a rule file names its own terms. Retitling the role Changelings itself
     shows as "Pony" is no error: the file's titles live in the scope of its hash, and the
-    plugin's pages still say "Pony"."""
-    import nightfall.rulesets.changelings  # noqa: F401  (registers its names)
+    shipped file's pages still say "Pony"."""
+    shipped("changelings")  # registers its names
     from nightfall.engine.text import Term, TermNames
 
     path = broken(tmp_path, 'title: "Pony", text: role_pony', 'title: "Little pony", '
                                                               'text: role_pony')
     path.write_text(path.read_text(encoding="utf-8").replace(
-        "languages: [en, de]", "languages: [en]", 1), encoding="utf-8")
+        "languages: [de, en]", "languages: [en]", 1), encoding="utf-8")
     code, errors = check(path)
     assert (code, errors) == (0, [])
     rules = compile_rules(parse_source(path.read_bytes(), "little.yaml"))

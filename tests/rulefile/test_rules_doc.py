@@ -21,7 +21,7 @@ from nightfall.rulefile.ruleset import SHIPPED, shipped
 
 ROOT = Path(__file__).parents[2]
 #: rules document (docs/rules/) -> the id of the shipped rule file that plays it
-VARIANTS = {"changelings": "changelings-data", "classic": "werwolf-classic"}
+VARIANTS = {"changelings": "changelings", "classic": "werwolf-classic"}
 
 
 def rulings_table() -> ModuleType:
@@ -89,7 +89,7 @@ def test_the_rulings_table_names_the_keys_of_each_rule() -> None:
     """docs/rulings.md (generated) shows each rule's keys from the rule file."""
     table = (ROOT / "docs" / "rulings.md").read_text(encoding="utf-8")
     row = next(line for line in table.splitlines() if line.startswith("| C12.2 |"))
-    keys = shipped("changelings-data").file.rules["C12.2"].by
+    keys = shipped("changelings").file.rules["C12.2"].by
     assert row.rstrip(" |").endswith(", ".join(f"`{k}`" for k in keys))
     row = next(line for line in table.splitlines() if line.startswith("| C16.2 |"))
     assert "not a mechanic: " in row

@@ -22,18 +22,20 @@ def simulate(tmp_path: Path, name: str, *args: str) -> dict[str, object]:
     return report
 
 
-def test_a_rule_file_plays_like_the_plugin(tmp_path: Path) -> None:
-    data = simulate(tmp_path, "data", "--rules", str(SHIPPED["changelings-data"]))
+def test_the_shipped_file_by_rules_plays_as_the_rule_set_of_its_id(tmp_path: Path) -> None:
+    """``--rules changelings.yaml`` (the file read and checked from its path) plays the
+    games ``--ruleset changelings`` plays."""
+    data = simulate(tmp_path, "data", "--rules", str(SHIPPED["changelings"]))
     python = simulate(tmp_path, "python", "--ruleset", "changelings")
     data_setup, python_setup = data["setups"][0], python["setups"][0]  # type: ignore[index]
-    assert data_setup["setup"]["ruleset"] == "changelings-data"
+    assert data_setup["setup"]["ruleset"] == "changelings"
     assert data_setup["factions"] == python_setup["factions"]
     assert data_setup["roles"] == python_setup["roles"]
 
 
 def test_a_broken_rule_file_is_refused_by_key_and_line(tmp_path: Path) -> None:
     path = tmp_path / "broken.yaml"
-    path.write_text(SHIPPED["changelings-data"].read_text(encoding="utf-8").replace(
+    path.write_text(SHIPPED["changelings"].read_text(encoding="utf-8").replace(
         "    targets: 2\n", "    tragets: 2\n"), encoding="utf-8")
     result = subprocess.run([sys.executable, "-m", "nightfall.cli", "simulate", "--rules",
                              str(path), "--games", "2", "--quiet"],

@@ -12,7 +12,7 @@ from nightfall.rulefile.load import RuleFileError, parse_source
 from nightfall.rulefile.ruleset import SHIPPED, compile_rules
 from nightfall.scenario import load_scenario, run_scenario
 
-TEXT = SHIPPED["changelings-data"].read_text(encoding="utf-8")
+TEXT = SHIPPED["changelings"].read_text(encoding="utf-8")
 SCENARIO = (Path(__file__).parents[1] / "scenarios" / "changelings"
             / "C6.1-idiot-banished-becomes-voiceless.yaml")
 

@@ -35,11 +35,11 @@ def test_a_build_is_used_only_while_it_matches_the_sources(tmp_path: Path) -> No
     root = _fake_checkout(tmp_path)
     found = find_compiled(root)
     assert found is not None and found.present and found.usable
-    rules = root / "src" / "nightfall" / "rulesets" / "changelings" / "abilities.py"
+    rules = root / "src" / "nightfall" / "rulesets" / "island" / "abilities.py"
     rules.write_text(rules.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
     stale = find_compiled(root)
     assert stale is not None and not stale.usable
-    assert stale.stale == ("rulesets/changelings/abilities.py",)
+    assert stale.stale == ("rulesets/island/abilities.py",)
     shutil.rmtree(root / "build")
     absent = find_compiled(root)
     assert absent is not None and not absent.present and not absent.usable

@@ -6,8 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from nightfall.rulesets.changelings.presets import CANTERLOT_15
 from nightfall.sim.setup import SetupError, load_setup, preset_setup, setup_from_data
+
+#: C16.3: the seed's final 15-player setup
+CANTERLOT_15 = ("queen", "liar", "changeling", "researcher", "love_potion", "pinkie_sense",
+                "drama_queen", "night_owl", *["pony"] * 7)
 
 
 def test_preset_setup() -> None:

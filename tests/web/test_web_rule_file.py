@@ -110,7 +110,7 @@ def test_a_valid_file_creates_a_game_whose_pages_work_and_keep_roles_hidden(env:
 
 def _may_see(game: object, viewer: str, other: str) -> bool:
     """A changeling knows his team (C7.1); nobody else's role shows before the end."""
-    from nightfall.rulesets.changelings.roles import is_changeling_side
+    from changelingskit import is_changeling_side
 
     players = game.state.players  # type: ignore[attr-defined]
     return bool(is_changeling_side(players[viewer].role)
@@ -157,7 +157,7 @@ def test_one_rule_file_at_a_time_and_a_bad_option_keeps_the_form(env: Env) -> No
     shipped = env.client.post("/new/rules", data={"csrf_token": token,
                                                   "shipped": "changelings.yaml"},
                               files={"none": ("", b"", "application/octet-stream")})
-    assert shipped.status_code == 200 and "changelings-data" in shipped.text
+    assert shipped.status_code == 200 and "changelings" in shipped.text
     fields = dict(HIDDEN.findall(shipped.text), opt_timezone="Mars/Olympus")
     bad = env.client.post("/new/rules/create", data=fields,
                           files={"none": ("", b"", "application/octet-stream")})

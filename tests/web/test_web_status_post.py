@@ -1,7 +1,7 @@
 """The status page shows the rule file's status post (``status_post:``, C16.1): a classic
 game (the shipped file, and a GM's stored copy with titles of his own) gets its own post
-in the reader's language; a game of the Changelings plugin the shipped Changelings file's,
-which is the plugin's post byte for byte. On SQLite and PostgreSQL."""
+in the reader's language, and so does a Changelings game (the Changelings file's post).
+On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from dbkit import KINDS, database_url
 from nightfall.i18n import gettext_for
-from nightfall.rulesets.changelings.status_post import status_post
+from nightfall.rulefile.ruleset import shipped
 from nightfall.service import FixedClock, GameService
 from nightfall.web import Settings, create_app
 from webkit import START
@@ -104,7 +104,7 @@ def test_a_gms_stored_file_shows_his_own_titles_in_the_post(site) -> None:
     assert text.splitlines()[-1] == "Frida: Bäcker — Farmer, removed by the game master (night 1)"
 
 
-def test_a_changelings_game_shows_the_plugins_post(site) -> None:
+def test_a_changelings_game_shows_the_files_post(site) -> None:
     service, client = site
     game_id = service.create("changelings", 3, {"early_close": False}, "de").id
     for name in ("Ann", "bob", "Cid", "Dee", "Eve", "Fay"):
@@ -114,16 +114,18 @@ def test_a_changelings_game_shows_the_plugins_post(site) -> None:
     service.gm(game_id, "modkill", "Cid")
     for lang in ("de", "en", "ru"):
         heading, text = _post(client, game_id, lang)
-        assert text == status_post(service.load(game_id).state, gettext_for(lang))
+        post = shipped("changelings").status_post
+        assert post is not None
+        assert text == post.render(service.load(game_id).state, gettext_for(lang))
         assert heading.endswith(gettext_for(lang)("Status post"))
     assert "Cid: " in text
 
 
-def test_a_data_changelings_game_explains_each_form_as_the_plugin_does(site) -> None:
-    """Not the status post, but the same step towards deleting the plugin: a game of the
-    shipped Changelings file explains its abilities under their forms (``explain:``)."""
+def test_a_changelings_game_explains_each_form(site) -> None:
+    """Not the status post, but the page beside it: a Changelings game explains its
+    abilities under their forms (the file's ``explain:``)."""
     service, client = site
-    game_id = service.create("changelings-data", 3, {"early_close": False}, "de").id
+    game_id = service.create("changelings", 3, {"early_close": False}, "de").id
     tokens = {name: service.signup(game_id, name) for name in ("Ann", "Bob", "Cid", "Dee",
                                                                 "Eve", "Fay")}
     service.deal(game_id)

@@ -39,7 +39,9 @@ def _when(moment: datetime | None, tz: tzinfo) -> str:
 def _title(count: VoteCount, tz: tzinfo, locale: str, tr: Callable[[str], str]) -> str:
     """The first line: the rule set's display name and the counted window, if any."""
     heading = tr(N_("Vote count"))
-    title = f"[b]{heading}[/b] — {count.rules.title or ruleset_name(count.rules.name, locale)}"
+    # a rule file's title is a msgid like every text of the file (Changelings' too)
+    name = tr(count.rules.title) if count.rules.title else ruleset_name(count.rules.name, locale)
+    title = f"[b]{heading}[/b] — {name}"
     start, stop = _when(count.since, tz), _when(count.deadline, tz)
     if start and stop:
         window = tr(N_("votes from {start} until {stop}")).format(start=start, stop=stop)

@@ -112,7 +112,7 @@ def _parse_step(raw: Any, index: int, locate: _Locator) -> Step:
 
 
 def _check_names(scenario: Scenario, steps: Sequence[Step], locate: _Locator) -> None:
-    from nightfall.rulefile.ruleset import SHIPPED
+    from nightfall.rulefile.ruleset import ALIASES, SHIPPED
     from nightfall.rulesets import RULESET_IDS, get_ruleset
 
     names = [p.name for p in scenario.players]
@@ -121,7 +121,7 @@ def _check_names(scenario: Scenario, steps: Sequence[Step], locate: _Locator) ->
         if name in seen:
             raise ScenarioError(locate.message(("players", i, "name"), f"duplicate name {name!r}"))
         seen.add(name)
-    if scenario.ruleset not in RULESET_IDS and scenario.ruleset not in SHIPPED:
+    if scenario.ruleset not in {*RULESET_IDS, *SHIPPED, *ALIASES}:
         raise ScenarioError(locate.message(
             ("ruleset",), f"rule set {scenario.ruleset!r} is not available (known: "
                           f"{', '.join(sorted({*RULESET_IDS, *SHIPPED}))})"))

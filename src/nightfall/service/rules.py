@@ -99,13 +99,14 @@ def shipped_file(name: str) -> ShippedFile | None:
 
 
 def _reserved_ids() -> dict[str, set[str]]:
-    """Rule set ids a GM's file may not take: the built-in plugins' (any hash) and the
-    shipped files' (allowed only for the shipped file itself: its hash)."""
-    from nightfall.rulefile.ruleset import SHIPPED
+    """Rule set ids a GM's file may not take: the built-in ones' and the shipped files'
+    former ids (any hash), and the shipped files' (allowed only for the shipped file
+    itself: its hash)."""
+    from nightfall.rulefile.ruleset import ALIASES, SHIPPED
     from nightfall.rulesets import RULESET_IDS
 
     reserved: dict[str, set[str]] = {rid: set() for rid in RULESET_IDS}
-    for rid in SHIPPED:
+    for rid in (*SHIPPED, *ALIASES):  # a former id names the shipped file still
         reserved.setdefault(rid, set())
     for shipped in shipped_files():
         try:

@@ -70,11 +70,11 @@ def vote_rules_for(ruleset: Ruleset | str) -> VoteRules | None:
         if ruleset not in SHIPPED and ruleset not in ALIASES:
             return None
         ruleset = shipped(ruleset)
-    if ruleset.id in RULESETS:
-        return RULESETS[ruleset.id]
     from nightfall.rulefile.ruleset import DataRuleset
 
-    if not isinstance(ruleset, DataRuleset) or ruleset.file.forum_votes is None:
+    if not isinstance(ruleset, DataRuleset):
+        return RULESETS.get(ruleset.id)
+    if ruleset.file.forum_votes is None:
         return None
     votes = ruleset.file.forum_votes
     hour, _, minute = votes.deadline.partition(":")
