@@ -15,7 +15,7 @@ NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
 def house_rules(ruleset_id: str = "house-ponies", note: str = "") -> bytes:
     """The Changelings rules under ``ruleset_id``; ``note`` (a YAML comment) makes another
     file, with another hash, of the same rules."""
-    data = SHIPPED_CHANGELINGS.replace(b"id: changelings\n", f"id: {ruleset_id}".encode(), 1)
+    data = SHIPPED_CHANGELINGS.replace(b"id: changelings\n", f"id: {ruleset_id}\n".encode(), 1)
     data += f"\n# {note}\n".encode() if note else b""
     assert data != SHIPPED_CHANGELINGS
     return data

@@ -238,7 +238,7 @@ def test_the_shipped_games_pages_stay_the_same_beside_gm_files(env: Env) -> None
     assert any("<td>Seer" in page for page in before)  # the GM page of classic, island
     assert any("<td>Pony" in page for page in before)
 
-    little = (SHIPPED_CHANGELINGS.replace(b"id: changelings\n", b"id: little-ponies", 1)
+    little = (SHIPPED_CHANGELINGS.replace(b"id: changelings\n", b"id: little-ponies\n", 1)
               .replace(b'title: "Pony", text: role_pony', b'title: "Little pony", '
                                                         b'text: role_pony', 1)
               .replace(b"languages: [de, en]", b"languages: [en]", 1))
