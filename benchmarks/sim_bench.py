@@ -5,9 +5,11 @@ bots (the default a GM runs), next to a minimal random-play werewolf loop run in
 same process as the floor. The figure to watch is the ratio floor ÷ setup, measured in
 the same run (robust to other load on the machine); issue 19's targets are printed
 next to it: random bots within 50× of the floor interpreted and 25× compiled, heuristic
-bots within 100×. The row "Changelings data vs plugin" plays the same seeds with the rule
-file (``changelings-data``) and the Python plugin in turn and prints both rates and the
-ratio of their times (issue 20's target: within 1.5×).
+bots within 100×. The Changelings rows play its rule file (the Python plugin was deleted
+in issue 20); the row "Changelings data vs plugin" plays the same seeds with the plugin
+and the rule file at the last commit that has the plugin, and with the rule file of this
+checkout, in turn (``benchmarks/plugin_ref.py``), and prints the three rates and the
+ratios of their times (issue 20's target: within 1.5×).
 
     .venv/bin/python benchmarks/sim_bench.py [--seconds 10] [--bots random,heuristic]
     .venv/bin/python benchmarks/sim_bench.py --profile      # where the time goes
@@ -45,9 +47,7 @@ from pathlib import Path
 from nightfall.engine import Command, Game
 from nightfall.engine.events import Event
 from nightfall.engine.state import GameState, apply
-from nightfall.rulefile.ruleset import SHIPPED
 from nightfall.rulesets import RULESET_IDS, get_ruleset
-from nightfall.sim.bots import RulesInfo, make_bot
 from nightfall.sim.build import stale_sources
 from nightfall.sim.play import gc_paused, play_game, played_inputs, player_names
 from nightfall.sim.seeds import game_seed
@@ -238,33 +238,30 @@ def run_compiled() -> None:
 
 
 def data_vs_plugin(seconds: float) -> None:
-    """Issue 20's row: Changelings from its rule file (``changelings-data``) against the
-    Python plugin, the same seeds, game by game in turn (so that other load on the
-    machine falls on both alike), CPU time of this process; target: the data rule set
-    within 1.5× of the plugin's time."""
-    roles = tuple(get_ruleset("changelings").presets()["canterlot-15"].roles)
-    setup = Setup("canterlot-15", "changelings", roles)
-    data = Setup("canterlot-15", "changelings-data", roles)
-    spent = {setup.ruleset: 0.0, data.ruleset: 0.0}
-    games = 0
-    for one in (setup, data):  # warm-up (the rule file compiles on first use)
-        play_game(one, game_seed(3, 10**6), "random", bot_factory=_as_changelings)
-    while sum(spent.values()) < 2 * seconds:
-        for one in (setup, data):
-            began = time.process_time()
-            play_game(one, game_seed(3, games), "random", bot_factory=_as_changelings)
-            spent[one.ruleset] += time.process_time() - began
-        games += 1
-    plugin, rule_file = games / spent[setup.ruleset], games / spent[data.ruleset]
-    ratio = spent[data.ruleset] / spent[setup.ruleset]
-    print(f"Changelings data vs plugin (random): {games} games each, plugin {plugin:.1f} "
-          f"games/s, rule file {rule_file:.1f} games/s, ratio {ratio:.2f}× "
+    """Issue 20's row: Changelings from its rule file against the deleted Python plugin,
+    taken from git history (``benchmarks/plugin_ref.py``), the same seeds, game by game in
+    turn (so that other load on the machine falls on all alike), CPU time of each
+    player's process: the plugin and the rule file at the last commit with the plugin,
+    and the rule file of this checkout; target: the rule file within 1.5× of the
+    plugin's time."""
+    from plugin_ref import Contenders
+
+    with Contenders() as run:
+        run.play("canterlot-15", game_seed(3, 10**6), "random")  # warm-up
+        spent = {name: 0.0 for name in run.workers}
+        games = 0
+        while sum(spent.values()) < 3 * seconds:
+            for name, took in run.play("canterlot-15", game_seed(3, games), "random").items():
+                spent[name] += took
+            games += 1
+        ref = run.ref
+    plugin = spent["plugin@ref"]
+    rates = ", ".join(f"{name} {games / took:.1f} games/s ({took / plugin:.2f}×)"
+                      for name, took in spent.items())
+    ratio = spent["data@HEAD"] / plugin
+    print(f"Changelings data vs plugin (random, ref {ref[:10]}): {games} games each, "
+          f"{rates}; data@HEAD ÷ data@ref {spent['data@HEAD'] / spent['data@ref']:.2f}× "
           f"(target 1.5× {'met' if ratio <= 1.5 else 'missed'})")
-
-
-def _as_changelings(kind: str, name: str, rules: RulesInfo, rng: random.Random) -> object:
-    """The bots of both: their playbook is chosen by the rule set's id."""
-    return make_bot(kind, name, dataclasses.replace(rules, ruleset="changelings"), rng)
 
 
 #: issue 19's targets, floor ÷ setup: (random bots interpreted, compiled), heuristic bots
@@ -329,7 +326,7 @@ def main() -> None:
 
             speed, count = rate(fold_only, args.seconds)
             row("  same games, log fold only", speed, count)
-    if "random" in kinds and "changelings-data" in SHIPPED:
+    if "random" in kinds:
         data_vs_plugin(args.seconds)
     floor_again, _ = rate(lambda _: werewolf_floor_game(floor_rng), args.seconds)
     print(f"floor again at the end: {floor_again:.1f} games/s "

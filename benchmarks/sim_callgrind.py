@@ -14,6 +14,12 @@ warm-up and the interpreter's start cancel out). ``--keep`` leaves the files of 
 first run for ``callgrind_annotate`` (per-function costs: the profile to read first).
 The ``PYTHONPATH`` of the calling shell is passed on, so the same command measures any
 copy of the sources.
+
+The Changelings rows play its rule file. Issue 20's rows ``…@ref`` play the same games as
+``changelings/random`` from the sources of the last commit that has the deleted Python
+plugin (``benchmarks/plugin_ref.py``): the plugin, and the rule file as it was then
+(``changelings-data``), so each run prints plugin@ref, data@ref and data@HEAD (the
+``changelings/random`` row) and the ratios.
 """
 
 from __future__ import annotations
@@ -27,14 +33,15 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-#: (rule set, preset, bot kind, games) of round 7's table
+#: (rule set, preset, bot kind, games, sources: this checkout's or the plugin commit's)
 ROWS = {
-    "changelings/random": ("changelings", "canterlot-15", "random", 20),
-    "island/random": ("island", "island-12", "random", 10),
-    "changelings/heuristic": ("changelings", "canterlot-15", "heuristic", 10),
-    "island/heuristic": ("island", "island-12", "heuristic", 6),
-    # issue 20: Changelings from its rule file, the same games as the first row's
-    "changelings-data/random": ("changelings-data", "canterlot-15", "random", 20),
+    "changelings/random": ("changelings", "canterlot-15", "random", 20, "head"),
+    "island/random": ("island", "island-12", "random", 10, "head"),
+    "changelings/heuristic": ("changelings", "canterlot-15", "heuristic", 10, "head"),
+    "island/heuristic": ("island", "island-12", "heuristic", 6, "head"),
+    # issue 20: the first row's games by the deleted plugin and by the rule file then
+    "plugin@ref/random": ("changelings", "canterlot-15", "random", 20, "ref"),
+    "data@ref/random": ("changelings-data", "canterlot-15", "random", 20, "ref"),
 }
 
 
@@ -52,7 +59,7 @@ def inner(ruleset: str, preset: str, bots: str, games: int) -> None:
 
 def count(row: str, games: int, env: dict[str, str], out: Path) -> int:
     """Instructions of one valgrind run of this file (``games`` games of ``row``)."""
-    ruleset, preset, bots, _ = ROWS[row]
+    ruleset, preset, bots, _, _ = ROWS[row]
     subprocess.run(
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
          sys.executable, __file__, "--inner", ruleset, preset, bots, str(games)],
@@ -82,13 +89,32 @@ def main() -> None:
     env = dict(os.environ, PYTHONHASHSEED="0", PYTHONPATH=os.pathsep.join(filter(None, path)))
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="callgrind-"))
     folder.mkdir(parents=True, exist_ok=True)
+    ref_env: dict[str, str] | None = None
+    per_game: dict[str, float] = {}
     for row in [r.strip() for r in args.rows.split(",") if r.strip()]:
         games = args.games or ROWS[row][3]
-        name = row.replace("/", "-")
-        full = count(row, games, env, folder / f"{name}.out")
-        base = count(row, 0, env, folder / f"{name}-base.out")
-        print(f"{row:<24} {games:>3} games  {(full - base) / games / 1e6:8.2f} M instructions "
+        name = row.replace("/", "-").replace("@", "-")
+        row_env = env
+        if ROWS[row][4] == "ref":
+            if ref_env is None:
+                from plugin_ref import plugin_ref, tree_at
+
+                ref = plugin_ref()
+                ref_env = dict(env, PYTHONPATH=str(tree_at(ref)))
+                print(f"(rows @ref: the sources of {ref[:10]}, the last commit with the "
+                      "plugin)", flush=True)
+            row_env = ref_env
+        full = count(row, games, row_env, folder / f"{name}.out")
+        base = count(row, 0, row_env, folder / f"{name}-base.out")
+        per_game[row] = (full - base) / games / 1e6
+        print(f"{row:<24} {games:>3} games  {per_game[row]:8.2f} M instructions "
               f"per game", flush=True)
+    plugin = per_game.get("plugin@ref/random")
+    if plugin:
+        for row in ("data@ref/random", "changelings/random"):
+            if row in per_game:
+                label = "data@HEAD" if row == "changelings/random" else "data@ref"
+                print(f"{label} ÷ plugin@ref: {per_game[row] / plugin:.3f}×")
 
 
 if __name__ == "__main__":

@@ -93,3 +93,24 @@ def test_the_rulings_table_names_the_keys_of_each_rule() -> None:
     assert row.rstrip(" |").endswith(", ".join(f"`{k}`" for k in keys))
     row = next(line for line in table.splitlines() if line.startswith("| C16.2 |"))
     assert "not a mechanic: " in row
+
+
+def test_the_code_lines_of_the_changelings_page_name_the_files_keys() -> None:
+    """docs/rules/changelings.md: each rule's ``Code:`` line names exactly the keys the
+    file's ``rules:`` section gives for that rule, in its order (the page points into
+    the file, and the file says it)."""
+    import re
+
+    text = (ROOT / "docs" / "rules" / "changelings.md").read_text(encoding="utf-8")
+    by_rule = {number: list(rule.by) for number, rule in shipped("changelings").file.rules.items()}
+    found = 0
+    for item in re.split(r"\n- (?=\*\*C\d)", text)[1:]:
+        number = re.match(r"\*\*(C[0-9.]+)\*\*", item)
+        code = re.search(r"\n  Code: (.*?)(?:\n- |\n\n|\n  [A-Z*]|$)", item, re.DOTALL)
+        if number is None or code is None:
+            continue
+        named = code.group(1).split("; outside the file")[0]
+        keys = [] if named.startswith("no key") else re.findall(r"`([^`]+)`", named)
+        assert keys == by_rule.get(number.group(1), []), number.group(1)
+        found += 1
+    assert found >= 60

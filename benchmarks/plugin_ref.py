@@ -1,0 +1,122 @@
+"""The deleted Python Changelings plugin, from git history, for the benchmarks that compare
+the Changelings rule file with it "in the same run" (issue 20).
+
+The plugin lived in ``src/nightfall/rulesets/changelings/`` until its deletion; the last
+commit that has it is the parent of the last commit that touched that folder. Its tree
+(``git archive <ref> src``) is unpacked once into a temporary folder and run in worker
+processes with ``PYTHONPATH`` on it: one plays the plugin (rule set ``changelings`` at
+that commit), one the rule file at that commit (``changelings-data`` then), and one the
+rule file of this checkout (``changelings``), so each figure is printed as plugin@ref,
+data@ref and data@HEAD. The workers take turns game by game (one plays while the others
+wait), so other load on the machine falls on all three alike; each reports the CPU time
+of its own games.
+
+    from plugin_ref import Contenders
+    with Contenders() as run:
+        seconds = run.play("canterlot-15", seed, "random")   # {name: CPU seconds}
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import TracebackType
+
+ROOT = Path(__file__).resolve().parent.parent
+PLUGIN_PATH = "src/nightfall/rulesets/changelings"
+
+
+def plugin_ref() -> str:
+    """The last commit that has the plugin (the parent of its deletion)."""
+    deleted = subprocess.run(["git", "-C", str(ROOT), "rev-list", "-1", "HEAD", "--",
+                              PLUGIN_PATH], capture_output=True, text=True, check=True)
+    commit = deleted.stdout.strip()
+    if not commit:
+        raise SystemExit(f"no commit of this checkout ever had {PLUGIN_PATH}")
+    if (ROOT / PLUGIN_PATH).exists():
+        return "HEAD"  # not deleted yet: this checkout has it
+    found = subprocess.run(["git", "-C", str(ROOT), "rev-parse", f"{commit}^"],
+                           capture_output=True, text=True, check=True)
+    return found.stdout.strip()
+
+
+def tree_at(ref: str) -> Path:
+    """The ``src`` of commit ``ref`` unpacked (once per commit, kept in the temp folder)."""
+    folder = Path(tempfile.gettempdir()) / f"nightfall-src-{ref[:12]}"
+    if not (folder / "src" / "nightfall").is_dir():
+        folder.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "src"],
+                                 capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return folder / "src"
+
+
+#: (name, which tree, rule set id in that tree)
+CONTENDERS = (("plugin@ref", "ref", "changelings"), ("data@ref", "ref", "changelings-data"),
+              ("data@HEAD", "head", "changelings"))
+
+
+class Contenders:
+    """Three worker processes, one per contender, started on entry."""
+
+    def __init__(self) -> None:
+        self.ref = plugin_ref()
+        self.workers: dict[str, subprocess.Popen[str]] = {}
+
+    def __enter__(self) -> Contenders:
+        ref_src = tree_at(self.ref)
+        for name, tree, ruleset in CONTENDERS:
+            src = ref_src if tree == "ref" else ROOT / "src"
+            env = dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0")
+            self.workers[name] = subprocess.Popen(
+                [sys.executable, __file__, "--worker", ruleset], env=env, text=True,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        for worker in self.workers.values():
+            if worker.stdin is not None:
+                worker.stdin.close()
+            worker.wait(timeout=60)
+
+    def play(self, preset: str, seed: int, bots: str) -> dict[str, float]:
+        """One game each, in turn: the CPU seconds each spent."""
+        spent = {}
+        for name, worker in self.workers.items():
+            assert worker.stdin is not None and worker.stdout is not None
+            worker.stdin.write(json.dumps([preset, seed, bots]) + "\n")
+            worker.stdin.flush()
+            spent[name] = float(worker.stdout.readline())
+        return spent
+
+
+def _worker(ruleset: str) -> None:
+    """One contender: reads ``[preset, seed, bots]`` lines, plays each game (the bots play
+    the Changelings playbook, chosen by the rule set's id), prints its CPU seconds."""
+    from dataclasses import replace
+
+    from nightfall.rulesets import get_ruleset
+    from nightfall.sim.bots import make_bot
+    from nightfall.sim.play import play_game
+    from nightfall.sim.setup import Setup
+
+    def factory(kind: str, name: str, rules: object, rng: object) -> object:
+        return make_bot(kind, name, replace(rules, ruleset="changelings"), rng)  # type: ignore[type-var]
+
+    rules = get_ruleset(ruleset)  # compiled once, outside the timing
+    for line in sys.stdin:
+        preset, seed, bots = json.loads(line)
+        setup = Setup(preset, ruleset, tuple(rules.presets()[preset].roles))
+        began = time.process_time()
+        play_game(setup, seed, bots, bot_factory=factory)
+        print(time.process_time() - began, flush=True)
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--worker"]:
+    _worker(sys.argv[2])
