@@ -1,7 +1,7 @@
 """What each ability of a rule file does, in a line under its form on the player's page
-(an ability's ``explain:``, a key of ``texts``): the Python plugins keep these lines in
-``web/explain.py``; a rule file says them itself, so a GM's ability is explained too and
-Changelings' data file needs nothing of the plugin's (docs/rules-format.md, "Abilities")."""
+(an ability's ``explain:``, a key of ``texts``): a rule file says them itself, so a GM's
+ability is explained as Changelings' are (docs/rules-format.md, "Abilities"); Island's
+plugin explains only its items (``web/explain.py``)."""
 
 from __future__ import annotations
 

@@ -25,9 +25,8 @@ PUBLIC_POSTS = {
 
 
 def status_title(ruleset: str, rules: Ruleset | None = None) -> str:
-    """The heading of the public status page: a rule file's ``status_post`` title (also
-    for the Changelings plugin, whose post the shipped file writes), Island's newspaper,
-    or "Status"."""
+    """The heading of the public status page: a rule file's ``status_post`` title
+    (Changelings' too), Island's newspaper, or "Status"."""
     post = status_post_of(rules) if rules is not None else None
     if post is not None:
         return post.title
