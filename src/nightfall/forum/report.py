@@ -16,7 +16,7 @@ from datetime import datetime, tzinfo
 
 from nightfall.engine.text import N_
 from nightfall.forum.count import Reason, VoteCount
-from nightfall.i18n import default_locale, gettext_for, ruleset_name
+from nightfall.i18n import RULESET_NAMES, default_locale, gettext_for, ruleset_name
 
 REASONS: dict[Reason, str] = {
     Reason.QUOTED: N_("quoted, not the author's own vote"),
@@ -39,8 +39,10 @@ def _when(moment: datetime | None, tz: tzinfo) -> str:
 def _title(count: VoteCount, tz: tzinfo, locale: str, tr: Callable[[str], str]) -> str:
     """The first line: the rule set's display name and the counted window, if any."""
     heading = tr(N_("Vote count"))
-    # a rule file's title is a msgid like every text of the file (Changelings' too)
-    name = tr(count.rules.title) if count.rules.title else ruleset_name(count.rules.name, locale)
+    # the built-in rule sets' names translated (Changelings' file too), a GM's file's title
+    # as it says it
+    name = (count.rules.title if count.rules.title and count.rules.name not in RULESET_NAMES
+            else ruleset_name(count.rules.name, locale))
     title = f"[b]{heading}[/b] — {name}"
     start, stop = _when(count.since, tz), _when(count.deadline, tz)
     if start and stop:
