@@ -293,3 +293,20 @@ def test_parts_that_do_not_read_the_item_are_worked_out_once_per_run() -> None:
     assert run_in("[r for r in ['pony', 'shield', 'changeling'] if r in "
                   "[role(p) for p in players()]]") == ["pony", "shield", "changeling"]
     assert run_in("first([p for p in ps if p == tick(q)])", ps=names, q="Cid") == "Cid"
+
+
+@pytest.mark.parametrize("source", [
+    "partner(s.player) == s.target", "partner(s.player) != s.target",
+    "s.target == partner(s.player)", "not (partner(s.player) == s.target)"])
+def test_a_fact_of_a_field_compared_with_a_field_gives_the_plain_answer(source: str) -> None:
+    # round 5: C3.2's ``partner(s.player) == s.target`` reads both fields in one function
+    state = _state()
+    state.flags["c.partner:"] = "Bob"  # the key of nobody's partner: what the plain reads
+    subs = [Submission("Ann", "vote", "vote", ("Cid",)), Submission("Ann", "vote", "vote",
+                                                                    ("Bob",)),
+            Submission("Bob", "vote", "vote", ("Ann",)), Submission("Bob", "pass", "vote"),
+            None]
+    plain = source.replace("partner(s.player)", "(partner(s.player) if true else none)")
+    for s in subs:
+        assert run(source, state, s=s) is run(plain, state, s=s), (source, s)
+    assert {run(source, state, s=s) for s in subs} == {True, False}  # both answers met

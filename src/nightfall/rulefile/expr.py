@@ -288,6 +288,10 @@ class _Out:
     #: the player), for ``FACT == none`` to read it itself (``attack != none``,
     #: ``partner(p) != none``)
     flag: tuple[str, str | None] | None = None
+    #: ``run`` reads a per-player fact of a field of a variable (``partner(s.player)``):
+    #: (the key's prefix, the variable, the field's getter), for a comparison with
+    #: another field of the same variable to read both itself (C3.2's ballots)
+    flag_field: tuple[str, str, Callable[[Any], Any]] | None = None
     #: ``run`` is ``sub(VAR, SLOT)`` of a constant slot: (VAR, SLOT), for
     #: ``sub(actor, 'vote') == none`` to be a test of the submissions' keys
     sub_key: tuple[str, Any] | None = None
@@ -468,7 +472,7 @@ class _Compiler:
                     v, get = player.field_of
                     return _Out(lambda env: env["$state"].flags.get(
                         base + ((None if (o := env[v]) is None else get(o)) or "")),
-                        kind, uses=player.uses)
+                        kind, uses=player.uses, flag_field=(base, v, get))
                 return _Out(lambda env: env["$state"].flags.get(base + (prun(env) or "")),
                             kind, uses=player.uses)
             return _Out(lambda env: env["$facts"].get(env, name, prun(env)), kind,
@@ -985,7 +989,7 @@ def _plain(out: _Out) -> bool:
     would lose for no gain (they cost one call, as reading the hoisted value does)."""
     return (out.value is _NO and out.var is None and out.flag is None
             and out.kept_read is None and not out.is_phase and out.phase_field is None
-            and out.field_of is None and out.player_read is None
+            and out.field_of is None and out.flag_field is None and out.player_read is None
             and out.record is None and out.role_filter is None and out.sub_key is None
             and out.awaited_of is None)
 
@@ -1179,7 +1183,8 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
             if op == "==":
                 return lambda env: xr(env) == c
             return lambda env: xr(env) != c
-        fused = _fused_compare(op, x, y) or _fused_compare(op, y, x)
+        fused = (_fused_compare(op, x, y) or _fused_compare(op, y, x)
+                 or _fact_of_field_compare(op, x, y) or _fact_of_field_compare(op, y, x))
         if fused is not None:
             return fused
         if x.var is not None and y.var is not None:
@@ -1239,6 +1244,24 @@ def _fused_compare(op: str, x: _Out, y: _Out) -> Compiled | None:
 
         return run
     return None
+
+
+def _fact_of_field_compare(op: str, x: _Out, y: _Out) -> Compiled | None:
+    """``FACT(VAR.F) == VAR.G`` (``!=``) in one function: C3.2's ``partner(s.player) ==
+    s.target`` (of every ballot, and its ``not``), the variable and both fields read
+    here, as each side reads them (a variable holding ``none``: the fact of nobody, the
+    field ``none``). ``None`` for any other comparison."""
+    if x.flag_field is None or y.field_of is None or y.field_of[0] != x.flag_field[1]:
+        return None
+    base, v, fact_get = x.flag_field
+    field_get = y.field_of[1]
+    if op == "==":
+        return lambda env: (env["$state"].flags.get(base) == None  # noqa: E711
+                            if (o := env[v]) is None else
+                            env["$state"].flags.get(base + (fact_get(o) or "")) == field_get(o))
+    return lambda env: (env["$state"].flags.get(base) != None  # noqa: E711
+                        if (o := env[v]) is None else
+                        env["$state"].flags.get(base + (fact_get(o) or "")) != field_get(o))
 
 
 def _alive_test(env: Env, p: Any) -> bool:
