@@ -872,17 +872,7 @@ class DataRuleset(RulesetBase):
             return OnTarget(on_target)
 
         fixed = self.effects.fixed_texts.get(text)
-        pair = cond.and_terms if cond.and_terms is not None and len(cond.and_terms) == 2 else (
-            None)
-        if fixed is not None and pair is not None:
-            # ``a and b`` asked here, not by a function of its own (C5.4's ``succession !=
-            # actor and leader != actor``, C3.1's unvote: every list of the day)
-            (first, _), (second, _) = pair
-
-            def on_actor(state: GameState, ability: Ability, actor: str) -> Text | None:
-                env = {"$state": state, "$rules": rules, "$facts": facts, "actor": actor}
-                return fixed if first(env) and second(env) else None
-        elif fixed is not None:
+        if fixed is not None:
             # a refusal without parameters, returned as it is (most actor checks refuse
             # most players: not the leader, nothing awaited from you)
             def on_actor(state: GameState, ability: Ability, actor: str) -> Text | None:
