@@ -379,8 +379,8 @@ class _Compiler:
             raise ExprError(f"unexpected {node!r}")
         method = getattr(self, "_" + str(node.data))
         out: _Out = method(*node.children)
-        if self.hoisted and node.data in _HOISTED and _plain(out) and not (
-                out.uses & self.local[-1].keys()):
+        if self.hoisted and node.data in _HOISTED and _plain(out) and out.uses.isdisjoint(
+                self.local[-1]):
             return self._hoist(out)
         return out
 
