@@ -43,6 +43,8 @@ ROWS = {
     "island/heuristic": ("island", "island-12", "heuristic", 6),
     # issue 20: Changelings from its rule file, the same games as the first row's
     "changelings-data/random": ("changelings-data", "canterlot-15", "random", 20),
+    # round 10: the heuristic row of the rule file (the Changelings plugin is going away)
+    "changelings-data/heuristic": ("changelings-data", "canterlot-15", "heuristic", 10),
 }
 
 
