@@ -58,7 +58,7 @@ class Server:
                  "--port", str(self.port), "--tick", str(tick), "--workers", str(workers)],
                 cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT)
 
-    def wait_ready(self, timeout: float = 30.0) -> None:
+    def wait_ready(self, timeout: float = 90.0) -> None:
         deadline = time.monotonic() + timeout
         while True:
             assert self.process.poll() is None, f"{self.name} exited:\n{self.output()}"

@@ -77,7 +77,7 @@ def test_email_opt_in_and_send_my_link_again(site: tuple[str, Any], smtp: SmtpBo
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         context = browser.new_context(locale="de-DE", timezone_id="Europe/Berlin")
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(45_000)  # a bound, not a timing (loaded CI)
         page = context.new_page()
         page.goto(f"{base}/g/{game_id}/signup")
         page.fill("input[name=name]", "Fluttershy")
