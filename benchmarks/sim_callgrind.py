@@ -5,6 +5,7 @@ not move with the load of a shared machine (issue 19's rounds 4-9 in docs/balanc
     .venv/bin/python benchmarks/sim_callgrind.py --rows changelings/random
     .venv/bin/python benchmarks/sim_callgrind.py --compiled       # build/compiled first
     .venv/bin/python benchmarks/sim_callgrind.py --keep DIR       # keep the callgrind files
+    .venv/bin/python benchmarks/sim_callgrind.py --gc-off         # the collector off
 
 Each row runs this file twice under ``valgrind --tool=callgrind`` with
 ``PYTHONHASHSEED=0``: once playing a warm-up game and then N games (seeds
@@ -14,11 +15,18 @@ warm-up and the interpreter's start cancel out). ``--keep`` leaves the files of 
 first run for ``callgrind_annotate`` (per-function costs: the profile to read first).
 The ``PYTHONPATH`` of the calling shell is passed on, so the same command measures any
 copy of the sources.
+
+``play_game`` pauses the cyclic collector while a game is played, but between the games
+it runs: the objects a game adds to the engine's caches make it collect the whole
+process now and then (~1.5 M instructions a game, ~4%), and when it does moves with any
+change to the number of objects, a new module included. ``--gc-off`` keeps it off for
+the whole run, so that two versions of the sources compare by their own work alone.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import re
 import subprocess
@@ -35,11 +43,15 @@ ROWS = {
     "island/heuristic": ("island", "island-12", "heuristic", 6),
     # issue 20: Changelings from its rule file, the same games as the first row's
     "changelings-data/random": ("changelings-data", "canterlot-15", "random", 20),
+    # round 10: the heuristic row of the rule file (the Changelings plugin is going away)
+    "changelings-data/heuristic": ("changelings-data", "canterlot-15", "heuristic", 10),
 }
 
 
-def inner(ruleset: str, preset: str, bots: str, games: int) -> None:
+def inner(ruleset: str, preset: str, bots: str, games: int, gc_off: bool) -> None:
     """What runs under valgrind: a warm-up game, then ``games`` games."""
+    if gc_off:
+        gc.disable()
     from nightfall.sim.play import play_game
     from nightfall.sim.seeds import game_seed
     from nightfall.sim.setup import preset_setup
@@ -50,12 +62,13 @@ def inner(ruleset: str, preset: str, bots: str, games: int) -> None:
         play_game(setup, game_seed(2000, index), bots, index=index)
 
 
-def count(row: str, games: int, env: dict[str, str], out: Path) -> int:
+def count(row: str, games: int, env: dict[str, str], out: Path, gc_off: bool) -> int:
     """Instructions of one valgrind run of this file (``games`` games of ``row``)."""
     ruleset, preset, bots, _ = ROWS[row]
     subprocess.run(
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-         sys.executable, __file__, "--inner", ruleset, preset, bots, str(games)],
+         sys.executable, __file__, "--inner", ruleset, preset, bots, str(games),
+         *(["--gc-off"] if gc_off else [])],
         env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     match = re.search(r"^(?:summary|totals): (\d+)", out.read_text(), re.MULTILINE)
     if match is None:
@@ -70,11 +83,13 @@ def main() -> None:
     parser.add_argument("--compiled", action="store_true",
                         help="put build/compiled first on the path")
     parser.add_argument("--keep", help="a folder to keep the callgrind files in")
+    parser.add_argument("--gc-off", action="store_true",
+                        help="keep the cyclic collector off for the whole run")
     parser.add_argument("--inner", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.inner:
         ruleset, preset, bots, games = args.inner
-        inner(ruleset, preset, bots, int(games))
+        inner(ruleset, preset, bots, int(games), args.gc_off)
         return
     path = [os.environ.get("PYTHONPATH", "")]
     if args.compiled:
@@ -85,8 +100,8 @@ def main() -> None:
     for row in [r.strip() for r in args.rows.split(",") if r.strip()]:
         games = args.games or ROWS[row][3]
         name = row.replace("/", "-")
-        full = count(row, games, env, folder / f"{name}.out")
-        base = count(row, 0, env, folder / f"{name}-base.out")
+        full = count(row, games, env, folder / f"{name}.out", args.gc_off)
+        base = count(row, 0, env, folder / f"{name}-base.out", args.gc_off)
         print(f"{row:<24} {games:>3} games  {(full - base) / games / 1e6:8.2f} M instructions "
               f"per game", flush=True)
 
