@@ -5,6 +5,7 @@ not move with the load of a shared machine (issue 19's rounds 4-9 in docs/balanc
     .venv/bin/python benchmarks/sim_callgrind.py --rows changelings/random
     .venv/bin/python benchmarks/sim_callgrind.py --compiled       # build/compiled first
     .venv/bin/python benchmarks/sim_callgrind.py --keep DIR       # keep the callgrind files
+    .venv/bin/python benchmarks/sim_callgrind.py --gc-off         # the collector off
 
 Each row runs this file twice under ``valgrind --tool=callgrind`` with
 ``PYTHONHASHSEED=0``: once playing a warm-up game and then N games (seeds
@@ -20,11 +21,18 @@ The Changelings rows play its rule file. Issue 20's rows ``…@ref`` play the sa
 plugin (``benchmarks/plugin_ref.py``): the plugin, and the rule file as it was then
 (``changelings-data``), so each run prints plugin@ref, data@ref and data@HEAD (the
 ``changelings/random`` row) and the ratios.
+
+``play_game`` pauses the cyclic collector while a game is played, but between the games
+it runs: the objects a game adds to the engine's caches make it collect the whole
+process now and then (~1.5 M instructions a game, ~4%), and when it does moves with any
+change to the number of objects, a new module included. ``--gc-off`` keeps it off for
+the whole run, so that two versions of the sources compare by their own work alone.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import re
 import subprocess
@@ -45,8 +53,10 @@ ROWS = {
 }
 
 
-def inner(ruleset: str, preset: str, bots: str, games: int) -> None:
+def inner(ruleset: str, preset: str, bots: str, games: int, gc_off: bool) -> None:
     """What runs under valgrind: a warm-up game, then ``games`` games."""
+    if gc_off:
+        gc.disable()
     from nightfall.sim.play import play_game
     from nightfall.sim.seeds import game_seed
     from nightfall.sim.setup import preset_setup
@@ -57,12 +67,13 @@ def inner(ruleset: str, preset: str, bots: str, games: int) -> None:
         play_game(setup, game_seed(2000, index), bots, index=index)
 
 
-def count(row: str, games: int, env: dict[str, str], out: Path) -> int:
+def count(row: str, games: int, env: dict[str, str], out: Path, gc_off: bool) -> int:
     """Instructions of one valgrind run of this file (``games`` games of ``row``)."""
     ruleset, preset, bots, _, _ = ROWS[row]
     subprocess.run(
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-         sys.executable, __file__, "--inner", ruleset, preset, bots, str(games)],
+         sys.executable, __file__, "--inner", ruleset, preset, bots, str(games),
+         *(["--gc-off"] if gc_off else [])],
         env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     match = re.search(r"^(?:summary|totals): (\d+)", out.read_text(), re.MULTILINE)
     if match is None:
@@ -77,11 +88,13 @@ def main() -> None:
     parser.add_argument("--compiled", action="store_true",
                         help="put build/compiled first on the path")
     parser.add_argument("--keep", help="a folder to keep the callgrind files in")
+    parser.add_argument("--gc-off", action="store_true",
+                        help="keep the cyclic collector off for the whole run")
     parser.add_argument("--inner", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.inner:
         ruleset, preset, bots, games = args.inner
-        inner(ruleset, preset, bots, int(games))
+        inner(ruleset, preset, bots, int(games), args.gc_off)
         return
     path = [os.environ.get("PYTHONPATH", "")]
     if args.compiled:
@@ -104,8 +117,8 @@ def main() -> None:
                 print(f"(rows @ref: the sources of {ref[:10]}, the last commit with the "
                       "plugin)", flush=True)
             row_env = ref_env
-        full = count(row, games, row_env, folder / f"{name}.out")
-        base = count(row, 0, row_env, folder / f"{name}-base.out")
+        full = count(row, games, row_env, folder / f"{name}.out", args.gc_off)
+        base = count(row, 0, row_env, folder / f"{name}-base.out", args.gc_off)
         per_game[row] = (full - base) / games / 1e6
         print(f"{row:<24} {games:>3} games  {per_game[row]:8.2f} M instructions "
               f"per game", flush=True)

@@ -1,14 +1,16 @@
 """Benchmark: count the votes of a generated 10,000-post phpBB thread, next to only parsing
 the same pages with the same HTML parser (selectolax/Lexbor), measured in the same run.
 
-    .venv/bin/python benchmarks/votecount_bench.py [--posts 10000] [--runs 5]
+    .venv/bin/python benchmarks/votecount_bench.py [--posts 10000] [--runs 5] [--compiled]
 
 The thread is made of 25-post prosilver pages (as a GM would save them) with realistic
 content: red votes, quotes (some nested), signatures with red text, edit notices, coloured
 user names. "parse only" builds the DOM of every page; "count" is what ``nightfall
 votecount`` does: detect the format, read every post into the content tree, find and check
 the votes, count them. Each figure is the median CPU time of several runs, the two
-jobs taking turns (robust to other load on a shared machine).
+jobs taking turns (robust to other load on a shared machine). ``--compiled`` counts with
+the readers of the mypyc build of ``scripts/build_compiled.sh`` (``build/compiled``;
+refused when its sources differ from ``src``); the parse is Lexbor's either way.
 """
 
 # ruff: noqa: E501  (the page templates are forum markup, kept as the forum writes it)
@@ -16,16 +18,21 @@ jobs taking turns (robust to other load on a shared machine).
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from selectolax.lexbor import LexborHTMLParser
 
+import nightfall.forum.dom_scan
 from nightfall.forum import CHANGELINGS, Post, count_votes, read_page
+from nightfall.sim.build import stale_sources
 
 PLAYERS = [f"Player {n:02d}" for n in range(1, 16)] + ["Jörg", "Zoë K", "Dan_the_Man"]
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -148,17 +155,47 @@ def median_times(jobs: list[Callable[[list[str]], int]], pages: list[str],
     return [statistics.median(taken) for taken in times]
 
 
+ROOT = Path(__file__).resolve().parent.parent
+COMPILED = ROOT / "build" / "compiled"
+
+
+def compiled_build() -> Path:
+    """The mypyc build next to the sources, or exit when it is missing or older than the
+    sources (its readers would not be the ones measured against)."""
+    if not any(COMPILED.glob("nightfall/forum/dom_scan.*.so")):
+        sys.exit(f"no compiled readers in {COMPILED}: run scripts/build_compiled.sh first")
+    stale = stale_sources(COMPILED, ROOT / "src" / "nightfall")
+    if stale:
+        sys.exit(f"the compiled build is stale ({', '.join(stale[:5])} changed): "
+                 "run scripts/build_compiled.sh again")
+    return COMPILED
+
+
+def build_name() -> str:
+    """Which readers this process counts with."""
+    compiled = Path(nightfall.forum.dom_scan.__file__ or "").suffix in (".so", ".pyd")
+    return "compiled (mypyc)" if compiled else "interpreted"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--posts", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--compiled", action="store_true",
+                        help="count with the mypyc build of scripts/build_compiled.sh")
     args = parser.parse_args()
+    if args.compiled:  # again in a new process, the build first on the path
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [str(compiled_build()), *filter(None, [os.environ.get("PYTHONPATH")])]))
+        argv = [a for a in sys.argv if a != "--compiled"]
+        os.execve(sys.executable, [sys.executable, *argv], env)
     pages = generate(args.posts)
     size = sum(len(page.encode("utf-8")) for page in pages)
     check = sum(len(read_page(page, "p", BERLIN).posts) for page in pages[:2])
     assert check == min(args.posts, 2 * PER_PAGE), "generated pages must read back"
     parse_time, count_time = median_times([parse_only, count], pages, args.runs)
-    print(f"thread: {args.posts} posts on {len(pages)} phpBB pages, {size / 1e6:.1f} MB")
+    print(f"thread: {args.posts} posts on {len(pages)} phpBB pages, {size / 1e6:.1f} MB; "
+          f"readers: {build_name()}")
     print(f"median CPU time of {args.runs} runs each, taking turns:")
     print(f"  parse only (selectolax/Lexbor DOM): {parse_time:8.3f} s")
     print(f"  count (read posts + count votes):   {count_time:8.3f} s")

@@ -3,12 +3,16 @@
 # simulations. Copies src/nightfall to build/compiled/nightfall (or the directory given)
 # and compiles engine/, rulesets/, the rule-file interpreter (rulefile/ but its loader,
 # models and checker), the simulator's game loop (sim/play.py) and its bots (sim/bots
-# but base.py) there in place; nothing in src/ changes, and
-# neither ./test nor ./run use it. Use it by putting the directory first on the path:
+# but base.py), and the vote counter's readers (forum/: detection, the phpBB reader, the
+# DOM vote scan, dates, content, names, votes, counting) there in place; nothing in src/
+# changes, and neither ./test nor ./run use it. Use it by putting the directory first on
+# the path:
 #
 #   scripts/build_compiled.sh
 #   PYTHONPATH=build/compiled .venv/bin/nightfall simulate ...
+#   PYTHONPATH=build/compiled .venv/bin/nightfall votecount ...
 #   .venv/bin/python benchmarks/sim_bench.py --compiled
+#   .venv/bin/python benchmarks/votecount_bench.py --compiled
 #
 # Why a copy: the compiled modules must match their sources exactly (rebuild after every
 # change; the benchmark refuses a stale build). The events are compiled too (their stored
@@ -38,8 +42,14 @@ EOF
 # engine's, so it must be compiled with it; the loader, the pydantic models and the
 # checker's own modules stay interpreted: they run once per file, not per move)
 rulefile_modules=(builtins effects expr hooks kept ruleset view)
+# the vote counter's readers (issue 19: a count of 10,000 posts against its parse). Not
+# compiled: model.py and lazy.py (LazyPost sets Post's slots through their descriptors),
+# limits.py (a dataclass exception, which mypyc cannot make), the other formats' readers
+# and the fetcher (not in the hot path)
+forum_modules=(content count dates detect dom_scan html_tree names parsing phpbb votes)
 modules=$( (find nightfall/engine nightfall/rulesets -name '*.py' ! -name '__init__.py'
             for m in "${rulefile_modules[@]}"; do echo "nightfall/rulefile/$m.py"; done
+            for m in "${forum_modules[@]}"; do echo "nightfall/forum/$m.py"; done
             echo nightfall/sim/play.py
             find nightfall/sim/bots -name '*.py' ! -name '__init__.py' ! -name base.py) | sort)
 # shellcheck disable=SC2086  # one argument per module

@@ -13,7 +13,7 @@ import pytest
 from nightfall.engine.phase import Phase
 from nightfall.engine.state import PLAYERS, SUBMISSIONS, GameState, PlayerState, Submission
 from nightfall.rulefile.builtins import BUILTINS, RECORDS
-from nightfall.rulefile.expr import Scope, compile_expr
+from nightfall.rulefile.expr import Function, Scope, compile_expr
 
 SCOPE = Scope({"p": "player", "q": "player", "ps": "list[player]", "s": "sub",
                "slot": "slot"}, BUILTINS,
@@ -202,3 +202,111 @@ def test_a_chain_of_tests_of_fields_gives_the_plain_answers(player: str,
     # (Ann's ballot for Cid is the one that passes)
     assert run(joined, state, s=Submission(player, "vote", "vote", (target,) if target else ()))\
         is (player == "Ann" and target == "Cid")
+
+
+#: the scope with the file's role table, so that ``faction(q) == …`` is a role filter too
+ROLE_SCOPE = Scope(dict(SCOPE.variables), SCOPE.functions, SCOPE.facts, SCOPE.names,
+                   SCOPE.records, SCOPE.keys, _Rules.role_factions)
+
+#: (a condition that is a role filter on ``q``, the same written so that it is none)
+ROLE_FILTERS = [
+    ("role(q) == 'shield'", "(role(q) == 'shield' if true else false)"),
+    ("role(q) in ['pony', 'shield']", "(role(q) in ['pony', 'shield'] if true else false)"),
+    ("faction(q) == 'changelings'", "(faction(q) == 'changelings' if true else false)"),
+    ("faction(q) == 'nobody'", "(faction(q) == 'nobody' if true else false)"),  # no role
+    ("role(q) == 'pony' and is_alive(q)",  # the rest asked of those the role admits
+     "(role(q) == 'pony' if true else false) and (is_alive(q) if true else false)"),
+    ("faction(q) == 'ponies' and partner(q) == p and q != none",
+     "(faction(q) == 'ponies' if true else false) and (partner(q) == p if true else false)"
+     " and (q != none if true else false)"),
+    ("role(q) == 'pony' and not has(q, 'leader')",  # with a record test: both shortcuts
+     "(role(q) == 'pony' if true else false) and (not has(q, 'leader') if true else false)"),
+]
+
+
+@pytest.mark.parametrize(("condition", "plain"), ROLE_FILTERS)
+def test_loops_filtering_on_roles_give_the_plain_answers(condition: str, plain: str) -> None:
+    # round 5: a comprehension (and ``first``, ``some``, ``len(...) == 0`` of one) whose
+    # condition tests its variable's role reads each role in place and asks the rest of
+    # the condition only of the players it admits; names that are no player too
+    state = _state()
+    names = ["Ann", "Bob", "Cid", "Dee", "Nobody", None]
+
+    for source in (f"[q for q in ps if {condition}]", f"first([q for q in ps if {condition}])",
+                   f"some([q for q in ps if {condition}])",
+                   f"len([q for q in ps if {condition}]) == 0",
+                   f"[[q, 1] for q in ps if {condition}]"):
+        for ps in (names, list(reversed(names)), []):
+            answers = []
+            for text in (source, source.replace(condition, plain)):
+                env = {"$state": state, "$rules": _Rules(), "ps": ps, "p": "Cid", "q": "Bob"}
+                answers.append(compile_expr(text, ROLE_SCOPE).run(env))
+                assert env["q"] == "Bob"  # the comprehension's variable put back
+            assert answers[0] == answers[1], (source, ps)
+    shortcut = compile_expr(condition, ROLE_SCOPE)
+    assert shortcut.role_filter is not None and shortcut.role_filter[0] == "q"
+    assert compile_expr(plain, ROLE_SCOPE).role_filter is None
+
+
+def test_parts_that_do_not_read_the_item_are_worked_out_once_per_run() -> None:
+    # round 5: a part of a comprehension's condition or element that does not read its
+    # variable is worked out at its first use in each run, then read (C1.7's roles of
+    # the game, C2.4's ``phase.number - 1``, C7.2's ``agreed.target``)
+    calls: list[str] = []
+
+    def tick(env: Any, who: str) -> str:
+        calls.append(who)
+        return who
+
+    functions = {**BUILTINS, "tick": Function(("player",), "player", tick)}
+    scope = Scope({"ps": "list[player]", "q": "player", "ys": "list[player]"}, functions,
+                  SCOPE.facts, SCOPE.names, SCOPE.records, SCOPE.keys)
+    state = _state()
+
+    def run_in(source: str, **env: Any) -> Any:
+        return compile_expr(source, scope).run({"$state": state, "$rules": _Rules(), **env})
+
+    names = ["Ann", "Bob", "Cid", "Bob"]
+    assert run_in("[p for p in ps if p == tick(q)]", ps=names, q="Bob") == ["Bob", "Bob"]
+    assert calls == ["Bob"]  # once for the four items
+    assert run_in("[p for p in ps if p == tick(q)]", ps=[], q="Bob") == []
+    assert calls == ["Bob"]  # no item: never worked out
+    calls.clear()
+    # a part that an earlier term skips is not worked out (``ys[0]`` of no ``ys``)
+    assert run_in("[p for p in ps if len(ys) > 0 and ys[0] == p]", ps=names, ys=[]) == []
+    assert run_in("[p for p in ps if len(ys) > 0 and ys[0] == p]", ps=names,
+                  ys=["Cid"]) == ["Cid"]
+    # nested: the inner list once per run of the outer one, afresh in each run
+    nested = "[[p, [tick(q) for r in ys]] for p in ps]"
+    assert run_in(nested, ps=["Ann", "Bob"], ys=["Ann", "Cid"], q="Dee") == [
+        ["Ann", ["Dee", "Dee"]], ["Bob", ["Dee", "Dee"]]]
+    assert calls == ["Dee"]
+    calls.clear()
+    assert run_in(nested, ps=["Ann"], ys=["Ann"], q="Cid") == [["Ann", ["Cid"]]]
+    assert calls == ["Cid"]
+    # an inner comprehension that reads the outer item is worked out per item
+    calls.clear()
+    assert run_in("[[p, [tick(p) for r in ys]] for p in ps]", ps=["Ann", "Bob"],
+                  ys=["Ann", "Cid"]) == [["Ann", ["Ann", "Ann"]], ["Bob", ["Bob", "Bob"]]]
+    assert calls == ["Ann", "Bob"]
+    # the roles of the game (C1.7): the plain reading's answer
+    assert run_in("[r for r in ['pony', 'shield', 'changeling'] if r in "
+                  "[role(p) for p in players()]]") == ["pony", "shield", "changeling"]
+    assert run_in("first([p for p in ps if p == tick(q)])", ps=names, q="Cid") == "Cid"
+
+
+@pytest.mark.parametrize("source", [
+    "partner(s.player) == s.target", "partner(s.player) != s.target",
+    "s.target == partner(s.player)", "not (partner(s.player) == s.target)"])
+def test_a_fact_of_a_field_compared_with_a_field_gives_the_plain_answer(source: str) -> None:
+    # round 5: C3.2's ``partner(s.player) == s.target`` reads both fields in one function
+    state = _state()
+    state.flags["c.partner:"] = "Bob"  # the key of nobody's partner: what the plain reads
+    subs = [Submission("Ann", "vote", "vote", ("Cid",)), Submission("Ann", "vote", "vote",
+                                                                    ("Bob",)),
+            Submission("Bob", "vote", "vote", ("Ann",)), Submission("Bob", "pass", "vote"),
+            None]
+    plain = source.replace("partner(s.player)", "(partner(s.player) if true else none)")
+    for s in subs:
+        assert run(source, state, s=s) is run(plain, state, s=s), (source, s)
+    assert {run(source, state, s=s) for s in subs} == {True, False}  # both answers met

@@ -53,6 +53,7 @@ from itertools import combinations, repeat
 from operator import is_
 from typing import Any, Union
 
+from nightfall.engine.caches import keep
 from nightfall.engine.commands import Command, make_command
 from nightfall.engine.errors import Rejected
 from nightfall.engine.state import PARTS, PHASE, PLAYERS, GameState
@@ -280,12 +281,10 @@ def not_now(action: str, phase_label: str) -> Text:
     most abilities of every player."""
     key = (action, phase_label)
     text = _NOT_NOW.get(key)
-    if text is None:
-        if len(_NOT_NOW) > 10_000:  # stage labels grow with long games: stay bounded
-            _NOT_NOW.clear()
-        text = _NOT_NOW[key] = Text(N_("{action} is not possible now ({phase})."),
-                                    {"action": Term("action", action),
-                                     "phase": Term("phase", phase_label)})
+    if text is None:  # stage labels grow with long games: bounded
+        text = keep(_NOT_NOW, key, Text(N_("{action} is not possible now ({phase})."),
+                                        {"action": Term("action", action),
+                                         "phase": Term("phase", phase_label)}), 10_000)
     return text
 
 
@@ -443,10 +442,8 @@ def listed(ability: Ability, actor: str, targets: Sequence[str], arity: int,
     action = ability.action
     if arity == 1 and choices == (None,) and text is None:  # most lists: one per target
         by_target = _SINGLES.get((action, actor))
-        if by_target is None or len(by_target) >= _SINGLES_LIMIT:
-            if len(_SINGLES) >= _SINGLES_LIMIT:  # names differ from game to game: bounded
-                _SINGLES.clear()
-            by_target = _SINGLES[(action, actor)] = {}
+        if by_target is None or len(by_target) >= _SINGLES_LIMIT:  # (a call only when new)
+            by_target = keep(_SINGLES, (action, actor), {}, _SINGLES_LIMIT)
         try:
             return list(map(by_target.__getitem__, targets))
         except KeyError:  # the first listing of these targets for this actor
@@ -458,51 +455,45 @@ def listed(ability: Ability, actor: str, targets: Sequence[str], arity: int,
         found: list[Command] = []
         for choice in choices:
             key: tuple[str | int | None, ...] = (action, actor, choice, text)
-            table = _SINGLES.get(key)
-            if table is None or len(table) >= _SINGLES_LIMIT:
-                if len(_SINGLES) >= _SINGLES_LIMIT:
-                    _SINGLES.clear()
-                table = _SINGLES[key] = {}
+            commands = _SINGLES.get(key)
+            if commands is None or len(commands) >= _SINGLES_LIMIT:  # (a call only when new)
+                commands = keep(_SINGLES, key, {}, _SINGLES_LIMIT)
             for target in targets:
-                command = table.get(target)
+                command = commands.get(target)
                 if command is None:
-                    command = table[target] = make_command(action, actor, (target,), choice,
-                                                           text)
+                    command = commands[target] = make_command(action, actor, (target,),
+                                                              choice, text)
                 found.append(command)
         return found
     if arity == 2:  # one per pair of targets (in listing order), per choice: a table too
         found = []
         for choice in choices:
             key = (action, actor, choice, text, 2)
-            table = _SINGLES.get(key)
-            if table is None or len(table) >= _SINGLES_LIMIT:
-                if len(_SINGLES) >= _SINGLES_LIMIT:
-                    _SINGLES.clear()
-                table = _SINGLES[key] = {}
+            commands = _SINGLES.get(key)
+            if commands is None or len(commands) >= _SINGLES_LIMIT:  # (a call only when new)
+                commands = keep(_SINGLES, key, {}, _SINGLES_LIMIT)
             try:
-                found.extend(list(map(table.__getitem__, combinations(targets, 2))))
+                found.extend(list(map(commands.__getitem__, combinations(targets, 2))))
             except KeyError:  # a pair not listed before for this actor
                 for pair in combinations(targets, 2):
-                    command = table.get(pair)
+                    command = commands.get(pair)
                     if command is None:
-                        command = table[pair] = make_command(action, actor, pair, choice, text)
+                        command = commands[pair] = make_command(action, actor, pair, choice, text)
                     found.append(command)
         return found
     # none named (pass, unvote, a choice alone): one command per choice, from a table of
     # the same kind (every list of a stage that awaits a ``pass`` offers it)
     key = (action, actor, text, 0)
-    table = _SINGLES.get(key)
-    if table is None or len(table) >= _SINGLES_LIMIT:
-        if len(_SINGLES) >= _SINGLES_LIMIT:
-            _SINGLES.clear()
-        table = _SINGLES[key] = {}
+    commands = _SINGLES.get(key)
+    if commands is None or len(commands) >= _SINGLES_LIMIT:  # (a call only when new)
+        commands = keep(_SINGLES, key, {}, _SINGLES_LIMIT)
     try:
-        return list(map(table.__getitem__, choices))
+        return list(map(commands.__getitem__, choices))
     except KeyError:  # a choice not listed before for this actor
         for choice in choices:
-            if choice not in table:
-                table[choice] = make_command(action, actor, (), choice, text)
-        return list(map(table.__getitem__, choices))
+            if choice not in commands:
+                commands[choice] = make_command(action, actor, (), choice, text)
+        return list(map(commands.__getitem__, choices))
 
 
 #: (action, actor) -> target -> the command naming that target; (action, actor, choice,
@@ -689,11 +680,10 @@ class AbilityBook:
                            for part in shared.get(check, ())})
             if read and PHASE not in read:  # the entry is this phase's (see below)
                 read = sorted({*read, PHASE})
-            if len(self._in_phase) >= 10_000:  # long games have many phases: stay bounded
-                self._in_phase.clear()
             split = [(ability, tuple(c for c in checks if c in shared),
                       tuple(c for c in checks if c not in shared)) for ability, checks in found]
-            entry = self._in_phase[key] = (found, tuple(read), split)
+            # long games have many phases: bounded
+            entry = keep(self._in_phase, key, (found, tuple(read), split), 10_000)
         found, parts, split = entry
         if not parts:
             return found

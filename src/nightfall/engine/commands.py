@@ -68,7 +68,9 @@ def make_command(action: str, by: str | None, targets: tuple[str, ...] = (),
     key = (action, by, targets, choice, text)
     command = _MADE.get(key)
     if command is None:
-        if len(_MADE) >= _MADE_LIMIT:  # names differ from game to game: stay bounded
+        # names differ from game to game: stay bounded (inline, not ``caches.keep``: the
+        # first games of a simulation miss here ~150 times a game, and the call showed)
+        if len(_MADE) >= _MADE_LIMIT:
             _MADE.clear()
         if len(targets) == 1:
             command = Command(action, by, target=targets[0], choice=choice, text=text)

@@ -27,6 +27,7 @@ import unicodedata
 
 import icu
 
+from nightfall.engine.caches import keep
 from nightfall.engine.text import N_
 
 #: scripts whose letters with accents are single, precomposed characters in Unicode (a
@@ -60,9 +61,7 @@ def name_keys(name: str) -> frozenset[str]:
     folded. A pure function of the text, so kept per name."""
     keys = _KEYS.get(name)
     if keys is None:
-        if len(_KEYS) >= _KEYS_LIMIT:
-            _KEYS.clear()
-        keys = _KEYS[name] = _name_keys(name)
+        keys = keep(_KEYS, name, _name_keys(name), _KEYS_LIMIT)
     return keys
 
 
@@ -80,10 +79,7 @@ def name_problem(name: str) -> str | None:
     kept per name like :func:`name_keys`."""
     if name in _PROBLEMS:
         return _PROBLEMS[name]
-    if len(_PROBLEMS) >= _KEYS_LIMIT:
-        _PROBLEMS.clear()
-    found = _PROBLEMS[name] = _name_problem(name)
-    return found
+    return keep(_PROBLEMS, name, _name_problem(name), _KEYS_LIMIT)
 
 
 def _name_problem(name: str) -> str | None:

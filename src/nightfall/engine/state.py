@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from nightfall.engine import events as ev
+from nightfall.engine.caches import keep
 from nightfall.engine.phase import ENDED, SIGNUP, Phase
 from nightfall.engine.pickling import by_fields, restore
 from nightfall.engine.text import Text, to_data
@@ -373,9 +374,8 @@ def _phase(state: GameState, e: ev.PhaseStarted) -> None:
     key = (e.kind, e.number, e.stage, e.label, e.at, e.deadline)
     found = _PHASES.get(key)
     if found is None:
-        if len(_PHASES) >= _SHARED_LIMIT:
-            _PHASES.clear()
-        found = _PHASES[key] = (Phase(e.kind, e.number, e.stage), PhaseRecord(*key))
+        found = keep(_PHASES, key, (Phase(e.kind, e.number, e.stage), PhaseRecord(*key)),
+                     _SHARED_LIMIT)
     new, record = found
     if new.round != state.phase.round:
         state.submissions = {k: s for k, s in state.submissions.items() if s.standing}
@@ -409,9 +409,7 @@ def _submitted(state: GameState, e: ev.Submitted) -> None:
         state.submissions[(e.player, e.slot)] = Submission(*key)
         return
     if submission is None:
-        if len(_SUBMISSIONS) >= _SHARED_LIMIT:
-            _SUBMISSIONS.clear()
-        submission = _SUBMISSIONS[key] = Submission(*key)
+        submission = keep(_SUBMISSIONS, key, Submission(*key), _SHARED_LIMIT)
     state.submissions[(e.player, e.slot)] = submission
 
 

@@ -105,7 +105,8 @@ def _read(data: bytes | str, name: str, tz: tzinfo, budget: limits.Budget | None
     # before any parser (deep markup costs it time quadratic in the depth), unless the
     # page has so few tags that Lexbor's worst case is bounded: such an HTML page is
     # parsed first and its nesting read on Lexbor's tree (limits.check_tree)
-    checked = not limits.tree_checkable(text)
+    opened = text.count("<")  # (once: both checks of a small page use it)
+    checked = not limits.tree_checkable(text, opened)
     if checked:
         limits.check_markup(name, text, budget)
     ctx = ParseContext(name, tz)
@@ -136,7 +137,7 @@ def _read(data: bytes | str, name: str, tz: tzinfo, budget: limits.Budget | None
                                                  "thread file)")
     tree = LexborHTMLParser(text)
     if not checked:
-        limits.check_tree(name, text, tree, budget)
+        limits.check_tree(name, text, tree, budget, opened)
     formats = _HTML_FORMATS
     surveyed = phpbb.survey(tree.css(_SURVEY))
     if surveyed is not None:  # no other format's markup: phpBB, read from the survey

@@ -215,17 +215,22 @@ def _too_much(name: str) -> LimitExceeded:
                          {"file": name, "limit": MAX_ELEMENTS})
 
 
-def tree_checkable(text: str) -> bool:
+def tree_checkable(text: str, opened: int | None = None) -> bool:
     """Whether ``text``, if it is an HTML page, may be parsed before its nesting is
     checked (:func:`check_tree`): few enough tags (``TREE_CHECK_TAGS``) and not JSON
-    (whose nesting is always read first, by :func:`check_markup`)."""
-    return text.count("<") <= TREE_CHECK_TAGS and text.lstrip()[:1] not in ("{", "[")
+    (whose nesting is always read first, by :func:`check_markup`). ``opened``: the
+    number of ``<`` in ``text``, if the caller counted them (for :func:`check_tree`)."""
+    opened = text.count("<") if opened is None else opened
+    return opened <= TREE_CHECK_TAGS and text.lstrip()[:1] not in ("{", "[")
 
 
-def check_tree(name: str, text: str, tree: LexborHTMLParser, budget: Budget) -> None:
+def check_tree(name: str, text: str, tree: LexborHTMLParser, budget: Budget,
+               opened: int | None = None) -> None:
     """Refuse an HTML page (``text``, parsed into ``tree``; :func:`tree_checkable`) nested
     more than ``MAX_NESTING`` levels inside its body on Lexbor's own tree, or whose
     elements exceed what is left of ``budget`` (counted as :func:`check_markup` does).
+    ``opened``: the number of ``<`` in ``text``, if the caller counted them (a count of
+    them is ~1.5 % of the vote counter's instructions: it counts them once a page).
 
     For such a page the nesting limit is defined on the tree the readers walk, not on
     the scan's reading of the tags: the two agree on real markup and on plain nesting
@@ -237,7 +242,7 @@ def check_tree(name: str, text: str, tree: LexborHTMLParser, budget: Budget) -> 
         raise _too_deep(name)
     # (every ``<`` bounds the elements as well as the start tags do: the bound decides
     # only when the exact count is made, never what it finds)
-    if budget._take(text, text.count("<")):
+    if budget._take(text, text.count("<") if opened is None else opened):
         return
     elements = _count_elements(text)
     if elements > budget._left:

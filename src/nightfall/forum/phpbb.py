@@ -45,7 +45,7 @@ _HEADER_PARTS = ("a.username, a.username-coloured, span.username, span.username-
 #: what :func:`survey` asks of a page besides the other formats' markup, the posts and the
 #: footer: every post's parts and its author line's candidates (what :func:`_post_parts`
 #: finds in each post, from the same walk of the page), and a post inside a post
-SURVEY_PARTS = ", ".join(
+SURVEY_PARTS: str = ", ".join(
     ["div.post div.post"] + [f"div.post {part.strip()}" for part in _PARTS.split(",")]
     + [f"div.post p.author {part.strip()}" for part in _HEADER_PARTS.split(",")])
 _DIV_ROLES = frozenset({"post", "copyright", *_DIV_PARTS})

@@ -45,7 +45,16 @@ from nightfall.engine.events import (
 from nightfall.engine.events import RoleAssigned as RoleAssignedEvent
 from nightfall.engine.state import FLAGS
 from nightfall.engine.text import Term, Text
-from nightfall.rulefile.expr import NAME_KINDS, Env, Expr, ExprError, Scope, compile_expr, fits
+from nightfall.rulefile.expr import (
+    NAME_KINDS,
+    Env,
+    Expr,
+    ExprError,
+    RoleFilter,
+    Scope,
+    compile_expr,
+    fits,
+)
 from nightfall.rulefile.kept import written
 
 Path = tuple[str | int, ...]
@@ -130,7 +139,7 @@ class EffectCompiler:
         #: each text without parameters (built once) by the function that returns it
         self.fixed_texts: dict[Callable[[Env], Text], Text] = {}
         #: each compiled ``if`` without ``else``: its test and its effects
-        self.guards: dict[Run, tuple[Callable[[Env], Any], Run]] = {}
+        self.guards: dict[Run, tuple[Callable[[Env], Any], Run, RoleFilter | None]] = {}
         self.texts = texts
         self.procedures = procedures
         self.hooks = hooks
@@ -288,7 +297,7 @@ class EffectCompiler:
                     then(env)
 
             # a ``for`` whose body is just this asks the test itself (``_for``)
-            self.guards[run_then] = (test, then)
+            self.guards[run_then] = (test, then, cond.role_filter)
             return run_then
 
         def run(env: Env) -> None:
@@ -316,7 +325,22 @@ class EffectCompiler:
         if guarded is not None:
             # ``for p in players(): if COND: …`` (C15.4's pinkie sense told, C11.3's
             # stalker): the test asked here, not by a function of its own per item
-            test, then = guarded
+            test, then, by_role = guarded
+            if by_role is not None and by_role[0] == name:
+                # ``for p in alive(): if role(p) == 'pinkie_sense': …`` (C13.1, every
+                # night): each role read in place, the rest of the test (if any) asked
+                # only of those it admits
+                _, roles, rest = by_role
+
+                def run_roles(env: Env) -> None:
+                    players = env["$state"].players
+                    for value in list(source(env) or ()):
+                        env[name] = value
+                        p = players.get(value)
+                        if p is not None and p.role in roles and (rest is None or rest(env)):
+                            then(env)
+
+                return run_roles
 
             def run_if(env: Env) -> None:
                 for value in list(source(env) or ()):

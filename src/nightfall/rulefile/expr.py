@@ -80,6 +80,9 @@ SCALARS = ("bool", "int", "str", "player", *NAME_KINDS)
 
 Env = dict[str, Any]
 Compiled = Callable[[Env], Any]
+#: (the variable naming a player, the roles that pass, the rest of the test or ``None``):
+#: see :attr:`_Out.role_filter`
+RoleFilter = tuple[str, frozenset[str], "Compiled | None"]
 
 
 class ExprError(ValueError):
@@ -193,10 +196,13 @@ class Scope:
     #: fact -> its engine flag key (the prefix, for a fact kept per player): a fact is
     #: then read straight from ``state.flags``; without it through ``env["$facts"]``
     keys: Mapping[str, str] = field(default_factory=dict)
+    #: role -> its faction (the file's role table): ``faction(p) == 'x'`` is then a test
+    #: of the player's role against the roles of that faction (:attr:`_Out.role_filter`)
+    role_factions: Mapping[str, str] = field(default_factory=dict)
 
     def with_vars(self, **more: str) -> Scope:
         return Scope({**self.variables, **more}, self.functions, self.facts, self.names,
-                     self.records, self.keys)
+                     self.records, self.keys, self.role_factions)
 
 
 @dataclass
@@ -221,6 +227,11 @@ class Expr:
     #: compiled into its callers, see :class:`Inline`)
     tree: Any = None
     inlinable: bool = False
+    #: see :attr:`_Out.role_filter`
+    role_filter: RoleFilter | None = None
+    #: the expression is ``a and b and …``: each term's code with the variables it reads
+    #: (a target check whose first terms do not read the target asks them once per actor)
+    and_terms: tuple[tuple[Compiled, frozenset[str]], ...] | None = None
 
 
 #: a value that is not a constant
@@ -277,6 +288,10 @@ class _Out:
     #: the player), for ``FACT == none`` to read it itself (``attack != none``,
     #: ``partner(p) != none``)
     flag: tuple[str, str | None] | None = None
+    #: ``run`` reads a per-player fact of a field of a variable (``partner(s.player)``):
+    #: (the key's prefix, the variable, the field's getter), for a comparison with
+    #: another field of the same variable to read both itself (C3.2's ballots)
+    flag_field: tuple[str, str, Callable[[Any], Any]] | None = None
     #: ``run`` is ``sub(VAR, SLOT)`` of a constant slot: (VAR, SLOT), for
     #: ``sub(actor, 'vote') == none`` to be a test of the submissions' keys
     sub_key: tuple[str, Any] | None = None
@@ -293,6 +308,18 @@ class _Out:
     record: tuple[str, Callable[[Env, Any], bool], bool] | None = None
     #: the test of :attr:`record`'s opposite, in one function (``not team(p)``)
     record_not: Callable[[Env, Any], bool] | None = None
+    #: a condition that holds exactly when the player the variable names exists, his
+    #: role is one of the roles and the rest holds (``None``: nothing more), as far as
+    #: its truth goes: ``role(p) == 'shield'``, ``role(p) in [...]``, ``team(p)``,
+    #: ``role(p) == 'love_potion' and phase.number == 1``. A loop over players that
+    #: filters on it (comprehensions, ``for`` with an ``if``, what a stage awaits) reads
+    #: each role in place and calls the rest only for those whose role passes
+    role_filter: RoleFilter | None = None
+    #: the variables each term of :attr:`and_` reads
+    and_uses: tuple[frozenset[str], ...] | None = None
+    #: of a list comprehension (:attr:`comp`), its condition's :attr:`role_filter` on its
+    #: own variable, for ``first`` and ``some`` to read the roles in place too
+    comp_filter: RoleFilter | None = None
 
 
 def _uses(*outs: _Out | None) -> frozenset[str]:
@@ -328,6 +355,9 @@ class _Compiler:
         self.facts: set[str] = set()
         self.reads: set[str] = set()
         self.local: list[dict[str, str]] = []
+        #: per comprehension being compiled (as ``local``): the hidden names of the parts
+        #: of its condition and element that do not read its variable (see :meth:`_hoist`)
+        self.hoisted: list[list[str]] = []
 
     # -- helpers -------------------------------------------------------------------------
     def var_type(self, name: str) -> str | None:
@@ -349,7 +379,31 @@ class _Compiler:
             raise ExprError(f"unexpected {node!r}")
         method = getattr(self, "_" + str(node.data))
         out: _Out = method(*node.children)
+        if self.hoisted and node.data in _HOISTED and _plain(out) and out.uses.isdisjoint(
+                self.local[-1]):
+            return self._hoist(out)
         return out
+
+    def _hoist(self, out: _Out) -> _Out:
+        """A part of a comprehension's condition or element that does not read the
+        comprehension's variable (``[role(p) for p in players()]`` inside ``[r for r in
+        roles() if r in …]``, the roles of the game, C1.7; ``phase.number - 1`` in C2.4's
+        test of every player; ``agreed.target`` in C7.2's lover test) is worked out once
+        per run of the comprehension: at its first use (not before the loop: a part of a
+        condition that an earlier term skips may not be worked out where the plain
+        reading does not; an expression has no effects, so it is the same for every
+        item). The comprehension marks it unknown as it starts (:func:`_marking`)."""
+        hidden = f"$hoisted#{next(_HIDDEN)}"
+        self.hoisted[-1].append(hidden)
+        run = out.run
+
+        def once(env: Env) -> Any:
+            value = env[hidden]
+            if value is _UNKNOWN:
+                value = env[hidden] = run(env)
+            return value
+
+        return _Out(once, out.type, strict=out.strict, uses=out.uses)
 
     # -- atoms ---------------------------------------------------------------------------
     def _int_(self, token: Token) -> _Out:
@@ -418,7 +472,7 @@ class _Compiler:
                     v, get = player.field_of
                     return _Out(lambda env: env["$state"].flags.get(
                         base + ((None if (o := env[v]) is None else get(o)) or "")),
-                        kind, uses=player.uses)
+                        kind, uses=player.uses, flag_field=(base, v, get))
                 return _Out(lambda env: env["$state"].flags.get(base + (prun(env) or "")),
                             kind, uses=player.uses)
             return _Out(lambda env: env["$facts"].get(env, name, prun(env)), kind,
@@ -451,7 +505,8 @@ class _Compiler:
             return _Out(_call_code(function.run, outs), kind, uses=outs[0].uses,
                         len_of=outs[0])
         if function.reduces is not None and len(outs) == 1 and outs[0].comp is not None:
-            return _Out(_first_of(*outs[0].comp, function.reduces == "some"), kind,
+            return _Out(_first_of(*outs[0].comp, function.reduces == "some",
+                                  outs[0].comp_filter), kind,
                         strict=function.strict, uses=outs[0].uses)
         call = (function.run, outs[0].var) if len(outs) == 1 and outs[0].var is not None else (
             None)
@@ -569,6 +624,7 @@ class _Compiler:
             raise ExprError(f"'for {name} in …' needs a list, not {_article(over.type)}")
         frame = {str(name): item_of(over.type)}
         self.local.append(frame)
+        self.hoisted.append([])
         cond = None
         if condition is not None:
             cond = self.compile(condition)
@@ -582,17 +638,28 @@ class _Compiler:
         over_out, _, cond_out, _frame = self._comprehension(name, source, condition)
         elem = self.compile(element)
         self.local.pop()
+        over = _marking(over_out.run, self.hoisted.pop())
         var = str(name)
         uses = over_out.uses | (_uses(cond_out, elem) - {var})
-        parts = (var, over_out.run, cond_out.run if cond_out else None,
+        parts = (var, over, cond_out.run if cond_out else None,
                  None if elem.var == var else elem.run)
+        by_role = None
+        if cond_out is not None and cond_out.role_filter is not None and (
+                cond_out.role_filter[0] == var):
+            by_role = cond_out.role_filter
+        if by_role is not None and elem.var == var:
+            # ``[p for p in players() if role(p) == 'shield']`` (C15.3, every night): each
+            # role read in place, the rest of the condition asked only of those it admits
+            return _Out(_role_comprehension(var, over, by_role), list_of(elem.type),
+                        uses=uses, comp=parts, comp_filter=by_role)
         if elem.var == var and cond_out is not None and cond_out.record is not None and (
                 cond_out.record[0] == var):
             # ``[p for p in alive() if team(p)]`` (C1.3, C1.4): each player's record
             # tested as it is read, the variable never bound
-            return _Out(_record_filter(over_out.run, cond_out.record), list_of(elem.type),
+            return _Out(_record_filter(over, cond_out.record), list_of(elem.type),
                         uses=uses, comp=parts)
-        return _Out(_comprehension(*parts), list_of(elem.type), uses=uses, comp=parts)
+        return _Out(_comprehension(*parts), list_of(elem.type), uses=uses, comp=parts,
+                    comp_filter=by_role)
 
     def _map_comp(self, key: Tree[Token], value: Tree[Token], name: Token,
                   source: Tree[Token], condition: Tree[Token] | None) -> _Out:
@@ -600,7 +667,7 @@ class _Compiler:
         k, v = self.compile(key), self.compile(value)
         self.local.pop()
         var, krun, vrun = str(name), k.run, v.run
-        over = over_out.run
+        over = _marking(over_out.run, self.hoisted.pop())
         cond = cond_out.run if cond_out is not None else None
 
         kget = k.field_of[1] if k.field_of is not None and k.field_of[0] == var else None
@@ -681,6 +748,13 @@ class _Compiler:
             return _as_bool(yo)
         if ky is True:
             return _as_bool(xo)
+        role_filter = None
+        if xo.role_filter is not None:
+            # ``role(p) == 'pinkie_sense' and (…)``: the role first, then the rest (as
+            # ``and`` asks them)
+            fv, roles, rest = xo.role_filter
+            # (of the rest, its truth is what counts)
+            role_filter = (fv, roles, y if rest is None else all_of((rest, y)))
         if xo.record is not None and yo.record is not None and (
                 xo.record[0] == yo.record[0]):
             # two tests of one player's record (``not team(p) and not has(p, 'voiceless')``,
@@ -688,12 +762,14 @@ class _Compiler:
             # ``True`` or ``False`` and reads nothing else, so the order does not matter)
             record = _record_and(xo.record, yo.record)
             return _Out(_record_run(record), "bool", strict=True, uses=_uses(xo, yo),
-                        record=record)
+                        record=record, role_filter=role_filter)
         if xo.strict and yo.strict:
             terms = (*(xo.and_ or (x,)), y)
-            return _Out(_all_of(terms), "bool", strict=True, uses=_uses(xo, yo), and_=terms)
+            and_uses = (*(xo.and_uses or (xo.uses,)), yo.uses)
+            return _Out(all_of(terms), "bool", strict=True, uses=_uses(xo, yo), and_=terms,
+                        and_uses=and_uses, role_filter=role_filter)
         return _Out(lambda env: bool(x(env)) and bool(y(env)), "bool", strict=True,
-                    uses=_uses(xo, yo))
+                    uses=_uses(xo, yo), role_filter=role_filter)
 
     def _not_(self, a: Tree[Token]) -> _Out:
         xo = self._bool(a, "not")
@@ -745,13 +821,27 @@ class _Compiler:
             return _constant(bool(compare(x.value, y.value)), "bool", strict=True)
         negated = (_compare_code("!=" if str(op) == "==" else "==", x, y)
                    if str(op) in ("==", "!=") else None)
-        record = record_not = None
+        record = record_not = role_filter = None
         if str(op) in ("==", "!=") and x.player_read is not None and y.value is not _NO:
             record = _player_record(str(op), *x.player_read, y.value)
             record_not = _player_record("!=" if str(op) == "==" else "==", *x.player_read,
                                         y.value)[1]
+            if str(op) == "==" and y.value is not None:
+                role_filter = self._role_filter(*x.player_read, (y.value,))
         return _Out(_compare_code(str(op), x, y), "bool", strict=True, uses=_uses(x, y),
-                    equals=equals, negated=negated, record=record, record_not=record_not)
+                    equals=equals, negated=negated, record=record, record_not=record_not,
+                    role_filter=role_filter)
+
+    def _role_filter(self, which: str, var: str, values: Sequence[Any]) -> RoleFilter | None:
+        """``role(VAR)`` or ``faction(VAR)`` equal to one of ``values`` (no ``none``
+        among them) as a test of the role (:attr:`_Out.role_filter`): a faction is the
+        roles the file gives it (``None`` where the role table is not known)."""
+        if which == "role":
+            return var, frozenset(values), None
+        table = self.scope.role_factions
+        if not table:
+            return None
+        return var, frozenset(r for r, f in table.items() if f in values), None
 
     def _membership(self, a: Tree[Token], b: Tree[Token]) -> tuple[_Out, _Out]:
         x, y = self.compile(a), self.compile(b)
@@ -770,10 +860,15 @@ class _Compiler:
             if xo.player_read is not None and xo.player_read[0] == "role":
                 v = xo.player_read[1]  # ``role(p) in [...]``: the record read here
                 return _Out(lambda env: (p := env["$state"].players.get(env[v])) is not None
-                            and p.role in items, "bool", strict=True, uses=xo.uses)
+                            and p.role in items, "bool", strict=True, uses=xo.uses,
+                            role_filter=(v, frozenset(items), None))
             if xo.call is not None:  # ``role(p) in [...]``: the function called here
                 impl, v = xo.call
                 return _Out(lambda env: impl(env, env[v]) in items, "bool", strict=True,
+                            uses=xo.uses)
+            if xo.var is not None:  # a variable read here
+                name = xo.var
+                return _Out(lambda env: env[name] in items, "bool", strict=True,
                             uses=xo.uses)
             return _Out(lambda env: x(env) in items, "bool", strict=True, uses=xo.uses)
         if xo.var is not None:
@@ -788,6 +883,10 @@ class _Compiler:
         x, y = xo.run, yo.run
         if yo.items is not None:
             items = yo.items
+            if xo.var is not None:  # ``choice not in disguises`` (C9.2): the variable here
+                name = xo.var
+                return _Out(lambda env: env[name] not in items, "bool", strict=True,
+                            uses=xo.uses)
             return _Out(lambda env: x(env) not in items, "bool", strict=True, uses=xo.uses)
         if xo.var is not None:
             left = xo.var
@@ -877,6 +976,40 @@ class _Compiler:
         raise ExprError(f"{_article(b.type)} cannot be indexed")
 
 
+#: the nodes a comprehension's condition or element may work out once (:meth:`_hoist`)
+_HOISTED = frozenset({"comp", "map_comp", "call", "attr", "index", "arith"})
+#: a hoisted part not worked out yet in this run of its comprehension
+_UNKNOWN: Any = object()
+
+
+def _plain(out: _Out) -> bool:
+    """Whether ``out`` is worth working out once per comprehension: not a constant nor a
+    variable, and none of the shortcuts a comparison or a test reads in place (a fact's
+    flag, the phase, a kept definition, one player's record …), which a hoisted part
+    would lose for no gain (they cost one call, as reading the hoisted value does)."""
+    return (out.value is _NO and out.var is None and out.flag is None
+            and out.kept_read is None and not out.is_phase and out.phase_field is None
+            and out.field_of is None and out.flag_field is None and out.player_read is None
+            and out.record is None and out.role_filter is None and out.sub_key is None
+            and out.awaited_of is None)
+
+
+def _marking(over: Compiled, hidden: Sequence[str]) -> Compiled:
+    """A comprehension's source that first marks its hoisted parts unknown (each run of
+    the comprehension works them out afresh, :meth:`_Compiler._hoist`): every loop over
+    a comprehension's items reads its source once, as it starts."""
+    if not hidden:
+        return over
+    names = tuple(hidden)
+
+    def run(env: Env) -> Any:
+        for name in names:  # a loop: a comprehension is a call of its own
+            env[name] = _UNKNOWN
+        return over(env)
+
+    return run
+
+
 def _truth(out: _Out) -> bool | None:
     """Whether a condition is known at load to hold (``None``: it is not known)."""
     return None if out.value is _NO else bool(out.value)
@@ -890,7 +1023,7 @@ def _as_bool(out: _Out) -> _Out:
     return _Out(lambda env: bool(run(env)), "bool", strict=True, uses=out.uses)
 
 
-def _all_of(terms: tuple[Compiled, ...]) -> Compiled:
+def all_of(terms: tuple[Compiled, ...]) -> Compiled:
     """``a and b and …`` of terms that return ``True`` or ``False``: one function for
     the chain (``a and b and c`` parses as ``(a and b) and c``)."""
     if len(terms) == 2:
@@ -905,12 +1038,12 @@ def _all_of(terms: tuple[Compiled, ...]) -> Compiled:
     if len(terms) == 5:  # (C3.2's valid ballot)
         a, b, c, d, e = terms
         return lambda env: a(env) and b(env) and c(env) and d(env) and e(env)
-    first, rest = terms[0], _all_of(terms[1:])
+    first, rest = terms[0], all_of(terms[1:])
     return lambda env: first(env) and rest(env)
 
 
 def _any_of(terms: tuple[Compiled, ...]) -> Compiled:
-    """``a or b or …`` of terms that return ``True`` or ``False`` (see :func:`_all_of`)."""
+    """``a or b or …`` of terms that return ``True`` or ``False`` (see :func:`all_of`)."""
     if len(terms) == 2:
         a, b = terms
         return lambda env: a(env) or b(env)
@@ -988,7 +1121,8 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
             if op == "==":
                 return lambda env: not env["$rules"].awaited_slots(env["$state"], env[asker])
             return lambda env: bool(env["$rules"].awaited_slots(env["$state"], env[asker]))
-        found = (_first_of(*arg.comp, True) if arg.comp is not None else arg.run)
+        found = (_first_of(*arg.comp, True, arg.comp_filter) if arg.comp is not None
+                 else arg.run)
         if op == "==":
             return lambda env: not found(env)
         return lambda env: bool(found(env))
@@ -1049,7 +1183,8 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
             if op == "==":
                 return lambda env: xr(env) == c
             return lambda env: xr(env) != c
-        fused = _fused_compare(op, x, y) or _fused_compare(op, y, x)
+        fused = (_fused_compare(op, x, y) or _fused_compare(op, y, x)
+                 or _fact_of_field_compare(op, x, y) or _fact_of_field_compare(op, y, x))
         if fused is not None:
             return fused
         if x.var is not None and y.var is not None:
@@ -1109,6 +1244,24 @@ def _fused_compare(op: str, x: _Out, y: _Out) -> Compiled | None:
 
         return run
     return None
+
+
+def _fact_of_field_compare(op: str, x: _Out, y: _Out) -> Compiled | None:
+    """``FACT(VAR.F) == VAR.G`` (``!=``) in one function: C3.2's ``partner(s.player) ==
+    s.target`` (of every ballot, and its ``not``), the variable and both fields read
+    here, as each side reads them (a variable holding ``none``: the fact of nobody, the
+    field ``none``). ``None`` for any other comparison."""
+    if x.flag_field is None or y.field_of is None or y.field_of[0] != x.flag_field[1]:
+        return None
+    base, v, fact_get = x.flag_field
+    field_get = y.field_of[1]
+    if op == "==":
+        return lambda env: (env["$state"].flags.get(base) == None  # noqa: E711
+                            if (o := env[v]) is None else
+                            env["$state"].flags.get(base + (fact_get(o) or "")) == field_get(o))
+    return lambda env: (env["$state"].flags.get(base) != None  # noqa: E711
+                        if (o := env[v]) is None else
+                        env["$state"].flags.get(base + (fact_get(o) or "")) != field_get(o))
 
 
 def _alive_test(env: Env, p: Any) -> bool:
@@ -1198,6 +1351,45 @@ def _field_compare(op: str, var: str, get: Callable[[Any], Any], c: Any) -> Comp
     return lambda env: (o := env[var]) is None or get(o) != c
 
 
+def _role_comprehension(var: str, over: Compiled, by_role: RoleFilter) -> Compiled:
+    """``[var for var in over if COND]`` of a condition that is a role filter on ``var``
+    (:attr:`_Out.role_filter`): the same list as :func:`_comprehension`'s, each role
+    read in place; the variable is bound (and its old value put back) only when the
+    filter has a rest to ask."""
+    _, roles, rest = by_role
+    if rest is None:
+        def run(env: Env) -> list[Any]:
+            players = env["$state"].players
+            found: list[Any] = []
+            for value in over(env):
+                p = players.get(value)
+                if p is not None and p.role in roles:
+                    found.append(value)
+            return found
+
+        return run
+
+    def run_rest(env: Env) -> list[Any]:
+        players = env["$state"].players
+        found: list[Any] = []
+        had, old = var in env, env.get(var)
+        try:
+            for value in over(env):
+                p = players.get(value)
+                if p is not None and p.role in roles:
+                    env[var] = value
+                    if rest(env):
+                        found.append(value)
+        finally:
+            if had:
+                env[var] = old
+            else:
+                env.pop(var, None)
+        return found
+
+    return run_rest
+
+
 def _comprehension(var: str, over: Compiled, cond: Compiled | None,
                    element: Compiled | None) -> Compiled:
     """``[element for var in over if cond]``: the item is bound in the environment itself
@@ -1235,11 +1427,36 @@ def _comprehension(var: str, over: Compiled, cond: Compiled | None,
 
 
 def _first_of(var: str, over: Compiled, cond: Compiled | None, element: Compiled | None,
-              some: bool) -> Compiled:
+              some: bool, by_role: RoleFilter | None = None) -> Compiled:
     """``first([element for var in over if cond])`` (``some``: ``some([…])``) without the
     list: the items are looked at until one passes ``cond`` (who leads, C5; whether
     anyone left last night, C2.4). The same answer as the whole comprehension's, as an
-    expression changes nothing."""
+    expression changes nothing. ``by_role``: ``cond`` as a role filter on ``var`` (C7.2's
+    lover: ``some([c for c in alive() if team(c) and …])``)."""
+    if by_role is not None:
+        _, roles, rest = by_role
+
+        def by_roles(env: Env) -> Any:
+            players = env["$state"].players
+            had, old = var in env, env.get(var)
+            try:
+                for value in over(env):
+                    p = players.get(value)
+                    if p is not None and p.role in roles:
+                        env[var] = value
+                        if rest is None or rest(env):
+                            if some:
+                                return True
+                            return value if element is None else element(env)
+            finally:
+                if had:
+                    env[var] = old
+                else:
+                    env.pop(var, None)
+            return False if some else None
+
+        return by_roles
+
     def run(env: Env) -> Any:
         had, old = var in env, env.get(var)
         try:
@@ -1298,7 +1515,10 @@ def compile_expr(source: Any, scope: Scope, want: str | None = None) -> Expr:
                             f"needed here")
     return Expr(source, out.run, out.type, frozenset(compiler.variables),
                 frozenset(compiler.facts), frozenset(compiler.reads), strict=out.strict,
-                equals=out.equals, tree=tree, inlinable=not _has_comprehension(tree))
+                equals=out.equals, tree=tree, inlinable=not _has_comprehension(tree),
+                role_filter=out.role_filter,
+                and_terms=None if out.and_ is None or out.and_uses is None else tuple(
+                    zip(out.and_, out.and_uses, strict=True)))
 
 
 def _article(type_name: str) -> str:

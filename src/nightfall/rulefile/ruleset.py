@@ -64,7 +64,17 @@ from nightfall.rulefile.effects import (
     as_param,
 )
 from nightfall.rulefile.explain import check_explanations
-from nightfall.rulefile.expr import Env, Expr, ExprError, Function, Inline, Scope, compile_expr
+from nightfall.rulefile.expr import (
+    Compiled,
+    Env,
+    Expr,
+    ExprError,
+    Function,
+    Inline,
+    Scope,
+    all_of,
+    compile_expr,
+)
 from nightfall.rulefile.kept import kept
 from nightfall.rulefile.load import RuleFileError, RuleProblem, Source, read_source
 from nightfall.rulefile.model import FORMAT, AbilitySpec, RuleFile
@@ -188,13 +198,13 @@ class DataRuleset(RulesetBase):
         facts = {name: (spec.type, spec.per_player) for name, spec in file.facts.items()}
         self.facts = Facts({name: (spec.key, spec.per_player) for name, spec in file.facts.items()})
         keys = {name: spec.key for name, spec in file.facts.items()}
-        self.scope = Scope({}, functions, facts, names, records, keys)
+        self.scope = Scope({}, functions, facts, names, records, keys, self.role_factions)
         for name, spec in file.facts.items():
             if spec.type not in _known_types(records):
                 problems.append(Problem(("facts", name, "type"), f"unknown type {spec.type!r}"))
         for head, body in file.define.items():
             self._define(head, body, functions)
-        self.scope = Scope({}, functions, facts, names, records, keys)
+        self.scope = Scope({}, functions, facts, names, records, keys, self.role_factions)
         hooks: dict[str, hook_registry.Hook] = {}
         for name, wanted in file.hooks.items():
             found = hook_registry.find(name, wanted.version)
@@ -378,7 +388,7 @@ class DataRuleset(RulesetBase):
             self.problems.append(Problem(path, f"{name!r} is already a function"))
             return
         scope = Scope(dict(params), functions, self.scope.facts, self.scope.names,
-                      self.scope.records, self.scope.keys)
+                      self.scope.records, self.scope.keys, self.scope.role_factions)
         try:
             compiled = compile_expr(body, scope)
         except ExprError as error:
@@ -432,6 +442,24 @@ class DataRuleset(RulesetBase):
                     # ``derived`` inlined: asked for every player of every legal list
                     entry = state.memo.get(key)
                     mark = state.stamp[part]
+                    if entry is not None and entry[0] == mark:
+                        return entry[1]
+                    value = compute(state)
+                    state.memo[key] = (mark, value)
+                    return value
+            elif len(parts) == 2 and not facts:
+                one, two = parts
+
+                def constant(env: Env) -> Any:
+                    state = env.get("$state")
+                    if state is None:
+                        return run(rules.env(None))
+                    # ``derived`` inlined, the mark of two parts built in place (the
+                    # team's choices, their plan, C7.1: the players and the submissions;
+                    # read several times a night by every step that asks the plan)
+                    entry = state.memo.get(key)
+                    stamp = state.stamp
+                    mark = (stamp[one], stamp[two])
                     if entry is not None and entry[0] == mark:
                         return entry[1]
                     value = compute(state)
@@ -816,6 +844,9 @@ class DataRuleset(RulesetBase):
 
             return OnCommand(on_command)
         if "target" in used:
+            split = _target_free_start(cond)
+            if split is not None:
+                return ForTargets(self._refuse_when(*split, text))
             if "actor" in used:
                 if cond.equals is not None and cond.equals[0] == "target":
                     return ForTargets(self._refuse_one(cond.equals[1], text))
@@ -855,6 +886,30 @@ class DataRuleset(RulesetBase):
         if "actor" not in used and not cond.facts and cond.reads <= {PHASE}:
             return OnPhase(on_actor)
         return on_actor
+
+    def _refuse_when(self, first: Callable[[Env], Any], rest: Callable[[Env], Any],
+                     text: Callable[[Env], Text]
+                     ) -> Callable[[GameState, Ability, str], Callable[[str], Text | None] | None]:
+        """A target check ``A and B`` whose first terms A do not read the target (C5.3's
+        ``phase.kind == 'day' and phase.stage == 2 and target not in tied``): A is asked
+        once per actor (a target check was asked it for every player of the pool), and
+        when it does not hold no target is refused and the listing skips the check; B is
+        asked per target. The same verdicts: A reads nothing that a target changes."""
+        rules, facts = self, self.facts
+
+        def prepare(state: GameState, ability: Ability, actor: str
+                    ) -> Callable[[str], Text | None] | None:
+            env = {"$state": state, "$rules": rules, "$facts": facts, "actor": actor}
+            if not first(env):
+                return None
+
+            def on(target: str) -> Text | None:
+                env["target"] = target  # one environment for all targets
+                return text(env) if rest(env) else None
+
+            return on
+
+        return prepare
 
     def _refuse_one(self, other: Callable[[Env], Any], text: Callable[[Env], Text]
                     ) -> Callable[[GameState, Ability, str], Callable[[str], Text | None] | None]:
@@ -1197,10 +1252,23 @@ class DataRuleset(RulesetBase):
             # tests); each entry binds its own name, set afresh for every player
             test = cond.run if cond is not None else None
             which = slot.run
-            for name in list(over.run(base)):
-                base[var] = name
-                if test is None or test(base):
-                    wanted.add((name, which(base)))
+            by_role = cond.role_filter if cond is not None else None
+            if by_role is not None and by_role[0] == var:
+                # ``if: "role(p) == 'shield'"``: each role read in place, the rest of the
+                # test asked only of those it admits
+                _, roles, rest = by_role
+                players = state.players
+                for name in list(over.run(base)):
+                    p = players.get(name)
+                    if p is not None and p.role in roles:
+                        base[var] = name
+                        if rest is None or rest(base):
+                            wanted.add((name, which(base)))
+            else:
+                for name in list(over.run(base)):
+                    base[var] = name
+                    if test is None or test(base):
+                        wanted.add((name, which(base)))
             base.pop(var, None)
         return frozenset(wanted)
 
@@ -1285,6 +1353,22 @@ def keyed_by(exprs: Sequence[Any]) -> tuple[tuple[int, ...], tuple[str, ...]]:
     parts = tuple(sorted({_PARTS[r] for e in exprs for r in e.reads if r in _PARTS}))
     facts = tuple(sorted({f for e in exprs for f in e.facts}))
     return parts or (PHASE_PART,), facts
+
+
+def _target_free_start(cond: Expr) -> tuple[Compiled, Compiled] | None:
+    """Of a condition ``a and b and …``, the code of its first terms that do not read
+    ``target`` and of the rest, if both are there (see ``_refuse_when``)."""
+    terms = cond.and_terms
+    if terms is None:
+        return None
+    free = 0
+    while free < len(terms) and "target" not in terms[free][1]:
+        free += 1
+    if free == 0 or free == len(terms):
+        return None
+    first, rest = [run for run, _ in terms[:free]], [run for run, _ in terms[free:]]
+    return (first[0] if len(first) == 1 else all_of(tuple(first)),
+            rest[0] if len(rest) == 1 else all_of(tuple(rest)))
 
 
 def parts_of(exprs: Sequence[Any]) -> tuple[int, ...]:

@@ -334,6 +334,7 @@ class _Compiler:
             base.names,
             base.records,
             base.keys,
+            base.role_factions,
         )
 
     def msgid(self, key: str, path: Path) -> str:
