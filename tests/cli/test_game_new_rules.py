@@ -63,3 +63,25 @@ def test_a_broken_rule_file_creates_nothing(tmp_path: Path) -> None:
     assert both.returncode == 2 and "not both" in both.stderr
     missing = run_cli(db, "new", "--rules", str(tmp_path / "none.yaml"))
     assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+def test_a_game_of_the_shipped_file_stores_its_bytes(tmp_path: Path) -> None:
+    """``game new --ruleset changelings``: the shipped file's bytes are stored with the game
+    (issue 20), so a later release's other ``changelings.yaml`` does not change its rules;
+    an Island game (a Python plugin) records no file."""
+    from rulekit import SHIPPED_CHANGELINGS
+
+    db = tmp_path / "games.db"
+    gid = game_id_of(ok(run_cli(db, "new", "--ruleset", "changelings", "--seed", "3",
+                                 "--locale", "en")))
+    island = game_id_of(ok(run_cli(db, "new", "--ruleset", "island", "--seed", "3")))
+    with sqlite3.connect(db) as conn:
+        stored, options = conn.execute(
+            "SELECT rule_files.data, games.options FROM games JOIN rule_files "
+            "ON rule_files.sha256 = games.rule_file WHERE games.id = ?", (gid,)).fetchone()
+        plugin = conn.execute("SELECT rule_file FROM games WHERE id = ?", (island,)).fetchone()
+    assert bytes(stored) == SHIPPED_CHANGELINGS and "sha256:" in options
+    assert plugin == (None,) and rows(db, "rule_files") == 1
+    for name in ("Ann", "Bob", "Cid", "Dee", "Eve"):
+        ok(run_cli(db, "signup", gid, name))
+    assert "identical" in ok(run_cli(db, "replay", gid))

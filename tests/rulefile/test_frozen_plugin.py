@@ -20,11 +20,13 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from sqlalchemy import update
 
 from nightfall.engine import Game
 from nightfall.rulefile.ruleset import DataRuleset, shipped
 from nightfall.rulesets import get_ruleset
 from nightfall.service import FixedClock, GameService
+from nightfall.store import schema
 from nightfall.store.codec import decode, encode
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,6 +100,16 @@ def test_the_status_post_is_the_plugins_along_its_games() -> None:
     assert found == POSTS and sum(map(len, POSTS.values())) > 150
 
 
+def _stored_without_file(service: GameService, game: Game) -> str:
+    """Store ``game`` as releases before shipped files were recorded did: its row names
+    no rule file (``games.rule_file`` NULL), so it loads with the file shipped now."""
+    game_id, _ = service.store.create_game(game)
+    with service.engine.begin() as conn:
+        conn.execute(update(schema.games).where(schema.games.c.id == game_id)
+                     .values(rule_file=None))
+    return game_id
+
+
 def test_a_plugin_game_in_the_store_loads_and_replays(tmp_path: Path) -> None:
     """A game the plugin stored (rule set ``changelings``, no rule file recorded) loads
     with the file, replays from its whole log, and its pages' status post is written."""
@@ -108,7 +120,7 @@ def test_a_plugin_game_in_the_store_loads_and_replays(tmp_path: Path) -> None:
     events = [decode(name, version, payload) for name, version, payload in stored]
     service = GameService(url=f"sqlite:///{tmp_path / 'games.db'}",
                           clock=FixedClock(datetime(2026, 12, 1, 9, 0, tzinfo=UTC)))
-    game_id, _ = service.store.create_game(Game.from_events(get_ruleset("changelings"), events))
+    game_id = _stored_without_file(service, Game.from_events(get_ruleset("changelings"), events))
     assert service.meta(game_id).rule_file is None and service.meta(game_id).ruleset == (
         "changelings")
     loaded = service.load(game_id)
@@ -130,7 +142,7 @@ def test_a_game_stored_under_the_former_id_loads_and_replays(tmp_path: Path) -> 
         **first.options, "rules_file": "nightfall-rules/1:sha256:" + "0" * 64})
     service = GameService(url=f"sqlite:///{tmp_path / 'games.db'}",
                           clock=FixedClock(datetime(2026, 12, 1, 9, 0, tzinfo=UTC)))
-    game_id, _ = service.store.create_game(Game.from_events(get_ruleset("changelings"), events))
+    game_id = _stored_without_file(service, Game.from_events(get_ruleset("changelings"), events))
     loaded = service.load(game_id)
     assert loaded.state.ruleset == "changelings-data" and loaded.state.ended
     assert loaded.ruleset is get_ruleset("changelings")

@@ -190,3 +190,28 @@ def test_every_shipped_rule_file_creates_a_game_from_the_new_page(env: Env) -> N
         assert env.client.get(created.headers["location"]).status_code == 200
         meta = next(m for m in env.service.store.list_games() if m.ruleset == rid)
         assert meta.rule_file and counts(env) == (number, number)
+
+
+def test_a_changelings_game_of_the_new_form_stores_the_shipped_file(env: Env) -> None:
+    """Issue 20: the /new form's "changelings" stores the shipped file's bytes with the game,
+    in the row a GM's pick of ``changelings.yaml`` uses too (one row per hash); an Island
+    game (a Python plugin) stores none."""
+    from rulekit import SHIPPED_CHANGELINGS
+
+    empty = {"none": ("", b"", "application/octet-stream")}
+    for ruleset in ("changelings", "island"):
+        token = csrf_of(env.client, "/new")
+        created = env.client.post("/new", data={"csrf_token": token, "ruleset": ruleset,
+                                                "title": ruleset}, follow_redirects=False)
+        assert created.status_code == 303, created.text[:2000]
+    token = csrf_of(env.client, "/new")
+    checked = env.client.post("/new/rules", data={"csrf_token": token,
+                                                  "shipped": "changelings.yaml"}, files=empty)
+    fields = dict(HIDDEN.findall(checked.text), title="picked", seed="5")
+    assert env.client.post("/new/rules/create", data=fields, files=empty,
+                           follow_redirects=False).status_code == 303
+    metas = {m.title: m for m in env.service.store.list_games()}
+    assert metas["changelings"].rule_file == metas["picked"].rule_file is not None
+    assert metas["island"].rule_file is None and counts(env) == (3, 1)
+    stored = env.service.store.rule_file(metas["changelings"].rule_file or "")
+    assert stored is not None and stored.data == SHIPPED_CHANGELINGS

@@ -89,6 +89,9 @@ class GameService:
     def create(self, ruleset: str, seed: int, options: Mapping[str, Any] | None = None,
                locale: str | None = None, title: str = "",
                game_id: str | None = None) -> CreatedGame:
+        """Create a game of a built-in rule set or shipped rule file (by id); a shipped
+        file's bytes are stored with the game (``EventStore.create_game``), so the game
+        keeps its rules when a later release ships another file under that id."""
         plugin = get_ruleset(ruleset)
         game = new_game(plugin.id, seed, options, locale or default_locale(ruleset))
         created_id, token = self.store.create_game(game, title, game_id)
@@ -111,8 +114,6 @@ class GameService:
         ``game_id``: each leaves no game, no stored file and no registered name."""
         from sqlalchemy.exc import IntegrityError
 
-        from nightfall.store.rulefiles import COMPILED, RuleFileRecord
-
         check = self.check_rules(data, name)
         rules = check.rules
         if rules is None:
@@ -129,14 +130,12 @@ class GameService:
             else:
                 raise GameIdTaken(game_id)
         try:
-            created_id, token = self.store.create_game(game, title, game_id,
-                                                       RuleFileRecord.of(rules))
+            created_id, token = self.store.create_game(game, title, game_id)
         except IntegrityError:
             if game_id is not None:  # sent twice at once: the other one created it
                 raise GameIdTaken(game_id) from None
             raise
         rules.register_terms()
-        COMPILED.put(rules)
         return CreatedGame(created_id, token)
 
     def signup(self, game_id: str, name: str, description: str = "",

@@ -50,10 +50,11 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from nightfall.engine import Game, Ruleset
 from nightfall.engine import events as ev
 from nightfall.engine.phase import ENDED
+from nightfall.rulefile.ruleset import registered
 from nightfall.rulesets import get_ruleset
 from nightfall.store import codec, faults, schema
 from nightfall.store.cache import GameCache, Holder, Loaded, LogEntry, TokenCache, WriterCache
-from nightfall.store.rulefiles import COMPILED, RuleFileRecord
+from nightfall.store.rulefiles import COMPILED, RuleFileRecord, is_rule_file
 
 SNAPSHOT_FORMAT = 1
 #: the PostgreSQL channel on which every commit that appends events is announced
@@ -222,17 +223,19 @@ class EventStore:
     # -- games ------------------------------------------------------------------------
     def create_game(
         self, game: Game, title: str = "", game_id: str | None = None,
-        rules: RuleFileRecord | None = None,
     ) -> tuple[str, str]:
-        """Store a new game (its first events); returns (game id, GM token). With
-        ``rules`` (the game's rule set is a rule file) the file's bytes are stored in the
-        same transaction, once per hash, and the game records the hash: it is loaded with
-        that file ever after (:meth:`ruleset_of`). A game id already taken raises
-        ``IntegrityError`` and stores nothing (a form sent twice, ``web/routes/gm.py``)."""
+        """Store a new game (its first events); returns (game id, GM token). When the
+        game's rule set is a rule file — a GM's upload or a file shipped with Nightfall —
+        the file's bytes are stored in the same transaction, once per hash, and the game
+        records the hash: it is loaded with that file ever after (:meth:`ruleset_of`),
+        even once a later release ships other bytes under the same id. A game id already
+        taken raises ``IntegrityError`` and stores nothing (a form sent twice,
+        ``web/routes/gm.py``)."""
         game_id = game_id or secrets.token_hex(6)
         gm_token = secrets.token_urlsafe(32)
         now = datetime.now(UTC)
         state = game.state
+        rules = RuleFileRecord.of(game.ruleset) if is_rule_file(game.ruleset) else None
         with self.engine.begin() as conn:
             if rules is not None:
                 self._store_rule_file(conn, rules, now)
@@ -246,6 +249,8 @@ class EventStore:
             self._update_head(conn, game_id, game)
             conn.execute(insert(schema.access_tokens).values(
                 token_hash=hash_token(gm_token), game_id=game_id, player=None, created_at=now))
+        if is_rule_file(game.ruleset):  # loading the game by its hash finds this very object
+            COMPILED.put(game.ruleset)
         return game_id, gm_token
 
     # -- rule files (issue 20) ------------------------------------------------------------
@@ -273,10 +278,14 @@ class EventStore:
     def ruleset_of(self, meta: GameMeta, conn: Connection | None = None) -> Ruleset:
         """The rule set a stored game is played by: its rule file's, looked up by the
         hash it recorded (compiled once per process, ``store.rulefiles``), else the
-        built-in plugin of its id."""
+        built-in plugin or shipped file of its id (a game stored before shipped files were
+        recorded: it plays by the file this release ships)."""
         if meta.rule_file is None:
             return get_ruleset(meta.ruleset)
         sha256 = meta.rule_file
+        current = registered(meta.ruleset)  # the shipped file of its id, compiled already
+        if current is not None and current.source.sha256 == sha256:
+            return current  # not compiled a second time from the stored bytes
 
         def read() -> bytes:
             table = schema.rule_files

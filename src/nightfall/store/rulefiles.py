@@ -1,8 +1,13 @@
 """Stored rule files (issue 20, docs/rules-format.md): what the store keeps of the rule file
 a game was created with, and this process's compiled rule sets by hash.
 
-A game created with a rule file records the file's SHA-256 (``games.rule_file``) and the
-file's bytes are stored once, in the game's own transaction (``rule_files``). A stored
+A game created with a rule file — a GM's upload or a file shipped with Nightfall
+(``rulefile/sets/``) — records the file's SHA-256 (``games.rule_file``) and the file's
+bytes are stored once, in the game's own transaction (``rule_files``): a release that
+ships other bytes under the same id leaves the games stored before it on the file they
+were played with. A game stored before shipped files were recorded (``rule_file`` NULL)
+plays by the file of its id this release ships; a Python plugin's game (Island) records
+no file. A stored
 game is always played by the file of its hash, never by the id written inside the file:
 two GMs' files may both say ``id: werewolves``, and a game's rules must not change
 because another file of that id was uploaded or shipped later. Compiling a file takes
@@ -15,10 +20,17 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TypeGuard
 
-if TYPE_CHECKING:
-    from nightfall.rulefile.ruleset import DataRuleset
+from nightfall.engine import Ruleset
+from nightfall.rulefile.load import parse_source
+from nightfall.rulefile.ruleset import DataRuleset, compile_rules
+
+
+def is_rule_file(ruleset: Ruleset) -> TypeGuard[DataRuleset]:
+    """Whether a game of ``ruleset`` is played by a rule file (whose bytes the store keeps
+    with the game), not by a Python plugin."""
+    return isinstance(ruleset, DataRuleset)
 
 
 @dataclass(frozen=True)
@@ -75,9 +87,6 @@ class CompiledRules:
 
 
 def _compile_stored(sha256: str, data: bytes) -> DataRuleset:
-    from nightfall.rulefile.load import parse_source
-    from nightfall.rulefile.ruleset import compile_rules
-
     # stored: a file kept before duplicate keys were refused replays as it was played
     source = parse_source(data, f"rule file {sha256[:12]}", stored=True)
     if source.sha256 != sha256:
