@@ -31,12 +31,24 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 
 import nightfall.forum.dom_scan
-from nightfall.forum import CHANGELINGS, Post, count_votes, read_page
+from nightfall.forum import Post, VoteRules, count_votes, read_page
+from nightfall.service.votecount import vote_rules_for
 from nightfall.sim.build import stale_sources
 
 PLAYERS = [f"Player {n:02d}" for n in range(1, 16)] + ["Jörg", "Zoë K", "Dan_the_Man"]
 BERLIN = ZoneInfo("Europe/Berlin")
 PER_PAGE = 25
+
+
+def _changelings() -> VoteRules:
+    rules = vote_rules_for("changelings")
+    assert rules is not None
+    return rules
+
+
+#: what ``nightfall votecount --ruleset changelings`` counts with: the rule file's
+#: ``forum_votes:`` (C3)
+CHANGELINGS = _changelings()
 
 PAGE_HEAD = """<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">
 <html xmlns="http://www.w3.org/1999/xhtml" dir="ltr" lang="en-gb" xml:lang="en-gb">

@@ -9,7 +9,8 @@ Inputs: every fixture file of ``tests/forum/fixtures``; the threads of
 ``tests/forum/threadkit.py`` in each forum's markup (phpBB, vBulletin 4 and 3, XenForo 2
 and 1, Discourse); a 3,000-post thread of ``votecount_bench.py``. For each page: its
 format, issues and refusal, and every post's fields with its whole content tree (the
-dataclasses' ``repr``); each post's vote marks under both rule sets; for each input the
+dataclasses' ``repr``); each post's vote marks under both rule sets (Changelings' from
+its rule file, Island's plugin rules); for each input the
 counts under both rule sets for three rosters, as JSON and as the BBCode post in German,
 English and Russian.
 """
@@ -31,7 +32,6 @@ import threadkit  # noqa: E402
 import votecount_bench  # noqa: E402
 
 from nightfall.forum import (  # noqa: E402
-    CHANGELINGS,
     ISLAND,
     Page,
     Post,
@@ -41,6 +41,8 @@ from nightfall.forum import (  # noqa: E402
     render_bbcode,
 )
 from nightfall.forum.votes import vote_marks  # noqa: E402
+
+CHANGELINGS = votecount_bench.CHANGELINGS  # the rule file's forum_votes: (C3)
 
 BERLIN = ZoneInfo("Europe/Berlin")
 MOSCOW = ZoneInfo("Europe/Moscow")

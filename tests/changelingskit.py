@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from nightfall.engine import GameState
+from nightfall.forum import VoteRules
 from nightfall.rulefile.ruleset import shipped
+from nightfall.service.votecount import vote_rules_for
 
 CHANGELINGS = shipped("changelings")
 #: C5, C6: the statuses every player sees (the file's ``public: true``)
@@ -15,6 +17,17 @@ PUBLIC_STATUSES = frozenset(s for s, spec in CHANGELINGS.file.statuses.items() i
 #: C8.2: the abilities that never name the actor's lover
 AGAINST_LOVER = frozenset({"vote", "abduct", "replace", "tiebreak", "pinkie_chase", "letter",
                            "drama_chase"})
+
+
+def _vote_rules() -> VoteRules:
+    rules = vote_rules_for(CHANGELINGS)
+    assert rules is not None, "changelings.yaml has no forum_votes: section"
+    return rules
+
+
+#: C3: how a vote is written in the forum thread and counted, from the file's
+#: ``forum_votes:`` (what ``nightfall votecount --ruleset changelings`` counts with)
+CHANGELINGS_VOTES = _vote_rules()
 
 
 def fact(state: GameState, name: str, player: str | None = None) -> Any:

@@ -11,7 +11,8 @@ from forumkit import BERLIN, post
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nightfall.forum import CHANGELINGS, ISLAND, GameFacts, Reason, VoteCount, count_votes
+from changelingskit import CHANGELINGS_VOTES
+from nightfall.forum import ISLAND, GameFacts, Reason, VoteCount, count_votes
 from nightfall.forum.count import order_posts
 from nightfall.forum.model import Element, NodeKind, Post
 from nightfall.forum.rules import with_patterns
@@ -31,7 +32,7 @@ def test_last_valid_vote_counts_and_an_invalid_one_does_not_erase_it() -> None:
         post("3", "Ann", "2012-12-24 12:00", "[color=red]Bob[/color]", edited=True),
         post("4", "Ann", "2012-12-24 13:00", "[color=red]Xyz[/color]"),
     ]
-    count = count_votes(posts, PLAYERS, CHANGELINGS, deadline=DEADLINE)
+    count = count_votes(posts, PLAYERS, CHANGELINGS_VOTES, deadline=DEADLINE)
     assert count.to_json()["votes"] == {"Ann": "Dan"}
     assert _reasons(count) == [("3", "edited"), ("4", "unknown_name")]
     assert count.votes["Ann"].post == "2"
@@ -40,7 +41,7 @@ def test_last_valid_vote_counts_and_an_invalid_one_does_not_erase_it() -> None:
 def test_several_votes_in_one_post_the_last_counts() -> None:
     posts = [post("1", "Ann", "2012-12-24 10:00",
                   "[color=red]Bob[/color] ... no wait: [color=red]Dan[/color]")]
-    assert count_votes(posts, PLAYERS, CHANGELINGS).to_json()["votes"] == {"Ann": "Dan"}
+    assert count_votes(posts, PLAYERS, CHANGELINGS_VOTES).to_json()["votes"] == {"Ann": "Dan"}
 
 
 def test_unvote_withdraws() -> None:
@@ -48,7 +49,7 @@ def test_unvote_withdraws() -> None:
         post("1", "Ann", "2012-12-24 10:00", "[color=red]Bob[/color]"),
         post("2", "Ann", "2012-12-24 11:00", "[color=red]Unvote[/color]"),
     ]
-    count = count_votes(posts, PLAYERS, CHANGELINGS)
+    count = count_votes(posts, PLAYERS, CHANGELINGS_VOTES)
     assert count.to_json()["votes"] == {} and count.not_voting == ("Ann", "Bob", "Dan")
 
 
@@ -58,7 +59,7 @@ def test_deadline_minute_counts_and_the_next_does_not() -> None:
         post("2", "Bob", "2012-12-24 19:31", "[color=red]Ann[/color]"),
     ]
     posts[0] = replace(posts[0], time=posts[0].time.replace(second=59))
-    count = count_votes(posts, PLAYERS, CHANGELINGS, deadline=DEADLINE)
+    count = count_votes(posts, PLAYERS, CHANGELINGS_VOTES, deadline=DEADLINE)
     assert count.to_json()["votes"] == {"Ann": "Bob"}
     assert _reasons(count) == [("2", "after_deadline")]
 
@@ -74,7 +75,7 @@ def test_window_compares_instants_across_time_zones() -> None:
         # 18:31 UTC = 19:31 Berlin: too late
         post("3", "Dan", "2012-12-24 18:31", "[color=red]Ann[/color]", tz=utc),
     ]
-    count = count_votes(posts, PLAYERS, CHANGELINGS, deadline=DEADLINE)
+    count = count_votes(posts, PLAYERS, CHANGELINGS_VOTES, deadline=DEADLINE)
     assert count.to_json()["votes"] == {"Ann": "Bob", "Bob": "Ann"}
     assert _reasons(count) == [("3", "after_deadline")]
 
@@ -84,7 +85,7 @@ def test_summer_time_deadline() -> None:
     utc = ZoneInfo("UTC")
     posts = [post("1", "Ann", "2013-07-01 17:30", "[color=red]Bob[/color]", tz=utc),
              post("2", "Bob", "2013-07-01 17:31", "[color=red]Ann[/color]", tz=utc)]
-    count = count_votes(posts, PLAYERS, CHANGELINGS, deadline=summer)
+    count = count_votes(posts, PLAYERS, CHANGELINGS_VOTES, deadline=summer)
     assert count.to_json()["votes"] == {"Ann": "Bob"}
 
 
@@ -94,7 +95,7 @@ def test_since_is_inclusive() -> None:
         post("1", "Ann", "2012-12-23 19:59", "[color=red]Bob[/color]"),
         post("2", "Bob", "2012-12-23 20:00", "[color=red]Ann[/color]"),
     ]
-    count = count_votes(posts, PLAYERS, CHANGELINGS, since=since)
+    count = count_votes(posts, PLAYERS, CHANGELINGS_VOTES, since=since)
     assert count.to_json()["votes"] == {"Bob": "Ann"}
     assert _reasons(count) == [("1", "before_start")]
     assert since.astimezone(UTC).hour == 19
@@ -110,7 +111,7 @@ def test_game_facts() -> None:
         post("4", "Fritz", "2012-12-24 10:15", "[color=red]Ann[/color]"),
         post("5", "Bob", "2012-12-24 10:20", "[color=red]Bob[/color]"),  # himself: allowed
     ]
-    count = count_votes(posts, ["Ann", "Bob", "Dan", "Fritz"], CHANGELINGS, facts=facts)
+    count = count_votes(posts, ["Ann", "Bob", "Dan", "Fritz"], CHANGELINGS_VOTES, facts=facts)
     assert _reasons(count) == [("1", "self_lover"), ("2", "departed"), ("3", "voiceless"),
                                ("4", "departed")]
     assert count.to_json()["votes"] == {"Bob": "Bob"}
@@ -125,7 +126,7 @@ def test_non_players_and_quoted() -> None:
         post("4", "Dan", "2012-12-24 10:15", "[quote]red but no name: [color=red]lol[/color]"
                                              "[/quote]"),
     ]
-    count = count_votes(posts, PLAYERS, CHANGELINGS)
+    count = count_votes(posts, PLAYERS, CHANGELINGS_VOTES)
     assert _reasons(count) == [("1", "not_a_player"), ("2", "quoted"), ("3", "not_a_player")]
     assert count.unresolved == ()
 
@@ -135,7 +136,7 @@ def test_posts_are_ordered_by_time_then_number_and_deduplicated() -> None:
     b = post("p9", "Ann", "2012-12-24 10:00", "[color=red]Dan[/color]", number=1)
     c = post("p11", "Ann", "2012-12-24 09:00", "[color=red]Ann[/color]", number=3)
     assert [p.id for p in order_posts([a, b, c, a])] == ["p11", "p9", "p10"]
-    count = count_votes([a, b, c, a], PLAYERS, CHANGELINGS)
+    count = count_votes([a, b, c, a], PLAYERS, CHANGELINGS_VOTES)
     assert count.to_json()["votes"] == {"Ann": "Bob"} and count.posts_read == 3
 
 

@@ -20,7 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from nightfall.forum import CHANGELINGS, ISLAND, Post, read_file, read_page
+from changelingskit import CHANGELINGS_VOTES
+from nightfall.forum import ISLAND, Post, read_file, read_page
 from nightfall.forum import detect as detect_module
 from nightfall.forum import phpbb as phpbb_reader
 from nightfall.forum.content import scan
@@ -121,7 +122,7 @@ def _check_page(text: str, name: str) -> int:
         if isinstance(post, LazyPost):
             lazy += 1
             _same_post(post, eager[index] if len(eager) == len(page.posts) else None)
-        for rules in (CHANGELINGS, ISLAND):
+        for rules in (CHANGELINGS_VOTES, ISLAND):
             assert vote_marks(post, rules) == _marks_of_tree(post, rules)
     return lazy
 
@@ -302,7 +303,7 @@ def test_generated_posts_read_the_same_lazily(body: str, notice: str, signature:
     else:
         assert post.content == eager[0]
         assert not round_trips(LexborHTMLParser(text).css_first("div.content").html or "")
-    for rules in (CHANGELINGS, ISLAND):
+    for rules in (CHANGELINGS_VOTES, ISLAND):
         assert vote_marks(post, rules) == _marks_of_tree(post, rules)
 
 

@@ -29,7 +29,8 @@ from threadkit import (
     xf2_pages,
 )
 
-from nightfall.forum import RULESETS, count_votes
+from changelingskit import CHANGELINGS_VOTES
+from nightfall.forum import count_votes
 from nightfall.forum import fetch as fetch_module
 from nightfall.forum.fetch import Credentials, FetchError, Limits, MemoryCache, read_thread
 from nightfall.forum.reading import changes
@@ -88,7 +89,7 @@ def test_every_page_of_each_forum_is_read_once_politely(forum: str) -> None:
     assert len(read.reads) == len({r.url for r in read.reads}) == len(log)
     assert len(read.reads) >= 3
     assert all(r.status == 200 and r.sha256 and r.posts for r in read.reads)
-    count = count_votes(read.posts, PLAYERS, RULESETS["changelings"])
+    count = count_votes(read.posts, PLAYERS, CHANGELINGS_VOTES)
     assert {v: c.target for v, c in count.votes.items()} == EXPECTED  # C3.1, quotes C3.2
     assert {i.reason.value for i in count.invalid} == {"quoted", "not_a_player"}
     for request in log:
@@ -117,7 +118,7 @@ def test_a_reread_asks_conditionally_and_fetches_only_what_changed() -> None:
     assert all("if-none-match" in r.headers for r in log[len(first.reads):])
     assert second.reads[0].sha256 == first.reads[0].sha256
     assert second.reads[1].sha256 != first.reads[1].sha256
-    count = count_votes(second.posts, PLAYERS, RULESETS["changelings"])
+    count = count_votes(second.posts, PLAYERS, CHANGELINGS_VOTES)
     assert "edited" in {i.reason.value for i in count.invalid}  # C3.2: edited → invalid
     notes = changes(first.reads, second.reads, second.started_at, first.started_at)
     assert [n.params["url"] for n in notes] == [second.reads[1].url]
@@ -276,7 +277,7 @@ def test_xenforo1_markup_quotes_edits_signatures_and_code() -> None:
     bert = page.posts[1]
     assert bert.edited and bert.edited_at == (when + timedelta(minutes=9)).replace(second=0)
     assert bert.number == 2 and bert.quotes[0].author == "Anna"
-    count = count_votes(page.posts, PLAYERS, RULESETS["changelings"])
+    count = count_votes(page.posts, PLAYERS, CHANGELINGS_VOTES)
     assert {v: c.target for v, c in count.votes.items()} == {"Anna": "Bert", "Cleo": "Dora"}
     assert {(i.author, i.reason.value) for i in count.invalid} == {
         ("Bert", "quoted"), ("Bert", "edited")}

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from forumkit import FIXTURES
 
+from changelingskit import CHANGELINGS_VOTES
 from nightfall.forum import count_votes, limits, read_page, zone
-from nightfall.forum.rules import RULESETS
 
 BERLIN = zone("Europe/Berlin")
 PHPBB = (FIXTURES / "phpbb3_day2.html").read_text(encoding="utf-8")
@@ -73,7 +73,7 @@ def test_bbcode_nested_100000_deep_is_read_and_counted_quickly() -> None:
             + "\n[color=red]Bob[/color]\n")
     page, seconds = cpu(lambda: read_page(text, "deep.bbcode", BERLIN))
     count, counting = cpu(lambda: count_votes(list(page.posts), ["Ann", "Bob"],  # type: ignore[attr-defined]
-                                              RULESETS["changelings"]))
+                                              CHANGELINGS_VOTES))
     assert seconds + counting < BOUND, f"{seconds:.1f} s + {counting:.1f} s"
     assert page.refused is None  # type: ignore[attr-defined]
     assert count.votes["Ann"].target == "Bob"  # type: ignore[attr-defined]

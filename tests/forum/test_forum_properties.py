@@ -12,7 +12,8 @@ from forumkit import BERLIN, FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nightfall.forum import CHANGELINGS, ISLAND, Page, count_votes, read_page
+from changelingskit import CHANGELINGS_VOTES
+from nightfall.forum import ISLAND, Page, count_votes, read_page
 from nightfall.forum.bbcode import parse_bbcode
 from nightfall.forum.content import scan
 
@@ -66,7 +67,7 @@ def _check(page: Page) -> None:
         # every issue is one the parsers meant: none comes from the last-resort net that
         # turns an exception nobody foresaw into an issue
         assert not issue.message.startswith(_SAFETY_NET), issue.message
-    for rules in (CHANGELINGS, ISLAND):
+    for rules in (CHANGELINGS_VOTES, ISLAND):
         count = count_votes(page.posts, PLAYERS, rules)
         json.dumps(count.to_json())
 

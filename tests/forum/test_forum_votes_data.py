@@ -1,9 +1,9 @@
 """A game of a rule file counts its forum thread as a plugin's game does: the file's
 ``forum_votes:`` section says how its votes are written (docs/rules-format.md, "Forum
 votes"). The thread is served by a real local HTTP server; the votes are counted at the
-vote stop and submitted into the game (classic K3.1; Changelings C3.1), and a
-Changelings game counts the very votes ``nightfall votecount --ruleset changelings``
-counts (``forum.rules.CHANGELINGS``) on the same thread."""
+vote stop and submitted into the game (classic K3.1; Changelings C3.1). The file is the one place
+of Changelings' vote rules: ``nightfall votecount --ruleset changelings`` without a game
+counts with the very rules a Changelings game does."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from forumserver import ForumServer, forum_server
 from threadkit import BERLIN, TPost, day_thread, phpbb_pages, red
 
 from nightfall.forum.fetch import Limits
-from nightfall.forum.rules import CHANGELINGS
 from nightfall.rulefile.ruleset import shipped
 from nightfall.service import FixedClock, GameService, Scheduler
 from nightfall.service.forum_link import ForumLinks
@@ -36,17 +35,16 @@ def serve(server: ForumServer, pages: dict[str, str]) -> None:
 
 
 def test_the_shipped_files_declare_their_forum_votes() -> None:
-    """The Changelings file says exactly what the vote counter's own Changelings rules
-    say (C3.1); the classic file red names on a German forum until 19:30 Berlin time
-    (K2.1, K3.1)."""
+    """The Changelings file says C3.1: a vote is a red name, the last one before the vote
+    stop at 19:30 (C2.5, German forum time) counts, ``unvote`` withdraws it, a non-voter
+    has no vote; ``--ruleset changelings`` and its former id find the file's rules. The
+    classic file: red names on a German forum until 19:30 Berlin time (K2.1, K3.1)."""
     data = vote_rules_for(shipped("changelings"))
-    assert data is not None and data is not CHANGELINGS
     assert data is not None
-    assert (data.timezone, data.deadline_time, data.red_votes, data.patterns,
-            data.non_voters_vote_self, data.unvote_words, data.min_prefix) == (
-        CHANGELINGS.timezone, CHANGELINGS.deadline_time, CHANGELINGS.red_votes,
-        CHANGELINGS.patterns, CHANGELINGS.non_voters_vote_self, CHANGELINGS.unvote_words,
-        CHANGELINGS.min_prefix)
+    assert (data.name, data.timezone, f"{data.deadline_time:%H:%M}", data.red_votes,
+            data.patterns, data.non_voters_vote_self, data.unvote_words, data.min_prefix) == (
+        "changelings", "Europe/Berlin", "19:30", True, (), False, ("unvote",), 2)
+    assert vote_rules_for("changelings") == vote_rules_for("changelings-data") == data
     classic = vote_rules_for("werwolf-classic")
     assert classic is not None and classic.red_votes and classic.timezone == "Europe/Berlin"
     assert f"{classic.deadline_time:%H:%M}" == "19:30"

@@ -111,7 +111,7 @@ def votecount(
     """Count the votes in a forum thread: a BBCode vote count post, or JSON with --json.
     Exit 0 when the count was made, 2 when no page could be read."""
     from nightfall.forum import (
-        RULESETS,
+        PLUGIN_RULES,
         GameFacts,
         PlayerListError,
         Post,
@@ -164,10 +164,11 @@ def votecount(
     from nightfall.rulefile.ruleset import SHIPPED
     from nightfall.service.votecount import vote_rules_for
 
-    # the game's own (an uploaded rule file's too), else a plugin's or a shipped file's
+    # the game's own (an uploaded rule file's too), else a shipped file's (Changelings'
+    # C3 is its file's forum_votes:) or a plugin's (Island, I6)
     rules = game_rules if game is not None else vote_rules_for(ruleset)
     if rules is None:
-        counted = [name for name in dict.fromkeys((*RULESETS, *SHIPPED)) if vote_rules_for(name)]
+        counted = sorted(name for name in {*PLUGIN_RULES, *SHIPPED} if vote_rules_for(name))
         _fail(lang, _say(lang, N_("choose one of {choices}"), choices=", ".join(counted)),
               "--ruleset")
     for pattern in vote_pattern or []:

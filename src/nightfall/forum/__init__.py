@@ -4,17 +4,20 @@ Read saved thread pages (phpBB 3 prosilver, vBulletin 4 and 3, XenForo 2 HTML; D
 topic JSON; BBCode thread files; JSON lines) into one :class:`Post` model, then count the
 votes by a rule set's vote rules::
 
-    from nightfall.forum import read_file, count_votes, RULESETS, render_bbcode
+    from nightfall.forum import read_file, count_votes, render_bbcode, zone
+    from nightfall.service.votecount import vote_rules_for
     berlin = zone("Europe/Berlin")
     page = read_file(Path("day3-page1.html"), berlin)
-    count = count_votes(page.posts, ["Ann", "Bob", "Dan"], RULESETS["changelings"])
+    rules = vote_rules_for("changelings")   # the rule file's forum_votes: (C3)
+    count = count_votes(page.posts, ["Ann", "Bob", "Dan"], rules)
     print(render_bbcode(count, berlin, "de"))   # the post in German (default: the rule set's)
 
 Modules: ``model`` (the Post and its content tree), ``detect`` (decoding, format
 detection, reading a file), ``phpbb`` / ``vbulletin`` / ``xenforo`` / ``discourse`` /
 ``exports`` (one parser per source), ``html_tree`` and ``bbcode`` (markup to content tree),
 ``dates``, ``colors``, ``names``, ``content`` (own text, red runs), ``votes`` (vote marks),
-``rules`` (per rule set), ``count``, ``report`` (BBCode and JSON), ``limits`` (how much
+``rules`` (the vote rules' model; Island's, I6: a rule file
+declares its own in ``forum_votes:``), ``count``, ``report`` (BBCode and JSON), ``limits`` (how much
 one count may read: files, bytes, nesting; checked before any parser).
 """
 
@@ -26,12 +29,11 @@ from nightfall.forum.detect import read_file, read_page
 from nightfall.forum.model import Element, InputIssue, NodeKind, Page, Post, Text
 from nightfall.forum.names import NameMatcher, PlayerListError, name_key
 from nightfall.forum.report import render_bbcode
-from nightfall.forum.rules import CHANGELINGS, ISLAND, RULESETS, GameFacts, VoteRules
+from nightfall.forum.rules import ISLAND, PLUGIN_RULES, GameFacts, VoteRules
 
 __all__ = [
-    "CHANGELINGS",
     "ISLAND",
-    "RULESETS",
+    "PLUGIN_RULES",
     "CastVote",
     "Element",
     "GameFacts",

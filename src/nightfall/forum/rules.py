@@ -1,13 +1,19 @@
-"""Vote rules per rule set: what a vote looks like in a post, and how the count treats
-non-voters; plus the game facts a GM may give (departed, voiceless, lovers).
+"""Vote rules: what a vote looks like in a post, and how the count treats non-voters;
+plus the game facts a GM may give (departed, voiceless, lovers).
 
-- Changelings (C3): a vote is a player's name in red in the author's own text; the last
-  valid vote before the deadline (19:30 Europe/Berlin) counts; non-voters have no vote.
-- Island of Fear (I6): a vote is written in one of the forms the group uses, given as
-  regular expressions over the post's own text in canonical BBCode (a ``name`` group marks
-  the name): by default a bold name (``[b]Ann[/b]``), ``голос: Ann`` or ``vote: Ann``;
-  the deadline is 21:00 Europe/Moscow; a player without a valid vote votes for himself
-  (I6.3).
+A rule set's vote rules are data of its own. A rule file declares them in its
+``forum_votes:`` section (docs/rules-format.md, "Forum votes"): Changelings' (C3: a
+player's name in red in the author's own text, the last valid vote before 19:30
+Europe/Berlin counts, non-voters have no vote) live in ``rulefile/sets/changelings.yaml``,
+and ``service.votecount.vote_rules_for`` builds a :class:`VoteRules` from a file, for a
+game and for ``nightfall votecount --ruleset`` alike. This module does not read rule
+files; it holds only the rules of the rule set that is still a Python plugin:
+
+- Island of Fear (I6, :data:`ISLAND`): a vote is written in one of the forms the group
+  uses, given as regular expressions over the post's own text in canonical BBCode (a
+  ``name`` group marks the name): by default a bold name (``[b]Ann[/b]``), ``голос: Ann``
+  or ``vote: Ann``; the deadline is 21:00 Europe/Moscow; a player without a valid vote
+  votes for himself (I6.3).
 
 A *strict* form declares a vote by itself, so a name it does not resolve is reported
 (``unknown_name``). A *lenient* form (bold) is also ordinary emphasis, so text that names
@@ -47,7 +53,7 @@ class VoteRules:
     deadline_time: time
     """The time of day of the vote stop, when a deadline is given as a date only."""
     red_votes: bool
-    """Votes are names in red (Changelings)."""
+    """Votes are names in red (Changelings, C3.1)."""
     patterns: tuple[VotePattern, ...] = ()
     non_voters_vote_self: bool = False
     unvote_words: tuple[str, ...] = ("unvote",)
@@ -67,15 +73,14 @@ VOTE_COLON = VotePattern.compile(
     r"(?i)(?<![\w])(?:голос|vote)\s*[:：]\s*(?:\[[^\]]*\]\s*)*(?P<name>[^\n\[\],.;!?]{1,60})"
 )
 
-CHANGELINGS = VoteRules(
-    name="changelings", timezone="Europe/Berlin", deadline_time=time(19, 30), red_votes=True,
-)
 ISLAND = VoteRules(
     name="island", timezone="Europe/Moscow", deadline_time=time(21, 0), red_votes=False,
     patterns=(BOLD_NAME, VOTE_COLON), non_voters_vote_self=True,
     unvote_words=("unvote", "снимаю голос"),
 )
-RULESETS: dict[str, VoteRules] = {rules.name: rules for rules in (CHANGELINGS, ISLAND)}
+#: the vote rules of the rule sets that are Python plugins, by id (a rule file's are in
+#: its ``forum_votes:`` section)
+PLUGIN_RULES: dict[str, VoteRules] = {ISLAND.name: ISLAND}
 
 
 def with_patterns(rules: VoteRules, patterns: Iterable[str]) -> VoteRules:

@@ -21,7 +21,7 @@ from datetime import datetime, time, tzinfo
 
 from nightfall.engine import Command, Game, Text
 from nightfall.engine.ruleset import Ruleset
-from nightfall.forum import RULESETS, CastVote, GameFacts, VoteRules
+from nightfall.forum import PLUGIN_RULES, CastVote, GameFacts, VoteRules
 from nightfall.forum.dates import parse_forum_time
 from nightfall.forum.rules import VotePattern
 from nightfall.i18n import known_zone
@@ -56,15 +56,16 @@ class GameCount:
 
 def vote_rules_for(ruleset: Ruleset | str) -> VoteRules | None:
     """How the votes of a rule set are written on the forum, or ``None`` when it does not
-    say (its games' threads are not counted). The plugins' are :data:`RULESETS` (C3,
-    I6); a rule file's its ``forum_votes:`` section (docs/rules-format.md, "Forum
-    votes"), checked when the file was accepted. ``ruleset`` is a game's rule set
+    say (its games' threads are not counted). A rule file's are its ``forum_votes:``
+    section (docs/rules-format.md, "Forum votes"; Changelings' C3 too), checked when the
+    file was accepted, and this is the one place that builds them; a plugin's are in
+    :data:`~nightfall.forum.rules.PLUGIN_RULES` (Island, I6). ``ruleset`` is a game's rule set
     (``game.ruleset``: an uploaded file too) or a rule set id (a plugin's, or a shipped
     rule file's such as ``werwolf-classic``). The one lookup of the counter's callers (the
     GM's page, ``nightfall votecount``), so none of them knows the rule sets by name."""
     if isinstance(ruleset, str):
-        if ruleset in RULESETS:
-            return RULESETS[ruleset]
+        if ruleset in PLUGIN_RULES:
+            return PLUGIN_RULES[ruleset]
         from nightfall.rulefile.ruleset import ALIASES, SHIPPED, shipped
 
         if ruleset not in SHIPPED and ruleset not in ALIASES:
@@ -73,7 +74,7 @@ def vote_rules_for(ruleset: Ruleset | str) -> VoteRules | None:
     from nightfall.rulefile.ruleset import DataRuleset
 
     if not isinstance(ruleset, DataRuleset):
-        return RULESETS.get(ruleset.id)
+        return PLUGIN_RULES.get(ruleset.id)
     if ruleset.file.forum_votes is None:
         return None
     votes = ruleset.file.forum_votes
