@@ -48,7 +48,7 @@ from nightfall.engine import Command, Game
 from nightfall.engine.events import Event
 from nightfall.engine.state import GameState, apply
 from nightfall.rulesets import RULESET_IDS, get_ruleset
-from nightfall.sim.build import stale_sources
+from nightfall.sim.build import compiled_problem
 from nightfall.sim.play import gc_paused, play_game, played_inputs, player_names
 from nightfall.sim.seeds import game_seed
 from nightfall.sim.setup import Setup, preset_setup
@@ -225,12 +225,9 @@ COMPILED = ROOT / "build" / "compiled"
 def run_compiled() -> None:
     """Run this benchmark again in a new process, with the compiled build first on the
     path (it must be imported before anything of ``nightfall``)."""
-    if not any(COMPILED.glob("nightfall/engine/game.*.so")):
-        sys.exit(f"no compiled build in {COMPILED}: run scripts/build_compiled.sh first")
-    stale = stale_sources(COMPILED, ROOT / "src" / "nightfall")
-    if stale:
-        sys.exit(f"the compiled build is stale ({', '.join(stale[:5])} changed): "
-                 "run scripts/build_compiled.sh again")
+    problem = compiled_problem(ROOT)
+    if problem is not None:
+        sys.exit(problem)
     argv = [a for a in sys.argv if a != "--compiled"]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(COMPILED), *filter(None, [os.environ.get("PYTHONPATH")])]))

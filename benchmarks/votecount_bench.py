@@ -33,7 +33,7 @@ from selectolax.lexbor import LexborHTMLParser
 import nightfall.forum.dom_scan
 from nightfall.forum import Post, VoteRules, count_votes, read_page
 from nightfall.service.votecount import vote_rules_for
-from nightfall.sim.build import stale_sources
+from nightfall.sim.build import compiled_problem
 
 PLAYERS = [f"Player {n:02d}" for n in range(1, 16)] + ["Jörg", "Zoë K", "Dan_the_Man"]
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -174,12 +174,9 @@ COMPILED = ROOT / "build" / "compiled"
 def compiled_build() -> Path:
     """The mypyc build next to the sources, or exit when it is missing or older than the
     sources (its readers would not be the ones measured against)."""
-    if not any(COMPILED.glob("nightfall/forum/dom_scan.*.so")):
-        sys.exit(f"no compiled readers in {COMPILED}: run scripts/build_compiled.sh first")
-    stale = stale_sources(COMPILED, ROOT / "src" / "nightfall")
-    if stale:
-        sys.exit(f"the compiled build is stale ({', '.join(stale[:5])} changed): "
-                 "run scripts/build_compiled.sh again")
+    problem = compiled_problem(ROOT, "forum/dom_scan")
+    if problem is not None:
+        sys.exit(problem)
     return COMPILED
 
 

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from nightfall.cli.app import app
-from nightfall.sim.build import find_compiled, source_tree
+from nightfall.sim.build import compiled_problem, find_compiled, source_tree
 from nightfall.sim.report import deterministic_part
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,6 +43,17 @@ def test_a_build_is_used_only_while_it_matches_the_sources(tmp_path: Path) -> No
     shutil.rmtree(root / "build")
     absent = find_compiled(root)
     assert absent is not None and not absent.present and not absent.usable
+
+
+def test_the_benchmarks_refuse_a_build_that_is_not_the_sources(tmp_path: Path) -> None:
+    root = _fake_checkout(tmp_path)
+    assert compiled_problem(root) is None
+    missing = compiled_problem(root, "forum/dom_scan")  # only the engine's marker is there
+    assert missing is not None and "no compiled forum/dom_scan" in missing
+    dates = root / "src" / "nightfall" / "forum" / "dates.py"
+    dates.write_text(dates.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    stale = compiled_problem(root)
+    assert stale is not None and "stale (forum/dates.py changed)" in stale
 
 
 def test_simulate_says_which_build_ran(tmp_path: Path) -> None:

@@ -64,6 +64,14 @@ def stale_sources(compiled: Path, sources: Path) -> list[str]:
     )
 
 
+def _has_compiled(build: Path, module: str) -> bool:
+    """Whether ``module`` (a path in the package, ``engine/game``) is a shared library
+    in the build folder ``build``."""
+    folder = (build / "nightfall" / module).parent
+    name = Path(module).name
+    return any(folder.glob(f"{name}.*.so")) or any(folder.glob(f"{name}.*.pyd"))
+
+
 def find_compiled(root: Path | None = None) -> Build | None:
     """The compiled build next to the sources (``build/compiled``) and whether it matches
     them; ``None`` when this ``nightfall`` is not a checkout's sources."""
@@ -71,11 +79,24 @@ def find_compiled(root: Path | None = None) -> Build | None:
     if root is None:
         return None
     path = root / "build" / "compiled"
-    present = any((path / "nightfall" / "engine").glob("game.*.so")) or any(
-        (path / "nightfall" / "engine").glob("game.*.pyd"))
-    if not present:
+    if not _has_compiled(path, "engine/game"):
         return Build(path, False)
     return Build(path, True, tuple(stale_sources(path, root / "src" / "nightfall")))
+
+
+def compiled_problem(root: Path, module: str = "engine/game") -> str | None:
+    """Why the mypyc build next to ``root``'s sources (``build/compiled``) cannot stand
+    for them — missing, without ``module`` (a path in the package) compiled, or stale —
+    or ``None`` when it can: a benchmark must not measure a build that is not the
+    sources it names."""
+    path = root / "build" / "compiled"
+    if not _has_compiled(path, module):
+        return f"no compiled {module} in {path}: run scripts/build_compiled.sh first"
+    stale = stale_sources(path, root / "src" / "nightfall")
+    if stale:
+        return (f"the compiled build is stale ({', '.join(stale[:5])} changed): "
+                "run scripts/build_compiled.sh again")
+    return None
 
 
 def reexec_compiled(build: Build, argv: list[str]) -> None:
@@ -90,5 +111,5 @@ def reexec_compiled(build: Build, argv: list[str]) -> None:
     os.execve(sys.executable, [sys.executable, "-m", "nightfall.cli", *argv], env)
 
 
-__all__ = ["COMPILED_ENV", "Build", "find_compiled", "reexec_compiled", "running_compiled",
-           "source_tree", "stale_sources"]
+__all__ = ["COMPILED_ENV", "Build", "compiled_problem", "find_compiled", "reexec_compiled",
+           "running_compiled", "source_tree", "stale_sources"]
