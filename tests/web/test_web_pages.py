@@ -8,7 +8,6 @@ from test_web_security import play_first_night
 
 from nightfall.engine import Command
 from nightfall.web.markup import roleplay
-from nightfall.web.routes.gm import choosable_options
 from nightfall.web.routes.sse import classify
 from webkit import ROLES, Env, Small, csrf_of
 
@@ -192,4 +191,4 @@ def test_the_new_game_form_explains_each_option_in_the_readers_language(env: Env
     assert "Мафия побеждает и при равенстве" in russian
     for ruleset_id in ("changelings", "island"):
         plugin = get_ruleset(ruleset_id)
-        assert set(plugin.option_titles) == set(choosable_options(plugin)), ruleset_id
+        assert set(plugin.option_titles) == set(plugin.choosable_options()), ruleset_id

@@ -416,8 +416,7 @@ def new(
             raise Usage(N_("unknown rule set {ruleset}; choose one of {choices}"),
                         ruleset=repr(ruleset), choices=", ".join(RULESET_IDS))
         plugin = get_ruleset(ruleset)
-        options = parse_options(option or [], {k: v for k, v in plugin.default_options.items()
-                                               if k != "rules_file"})
+        options = parse_options(option or [], plugin.choosable_options())
         try:
             plugin.check_options({**plugin.default_options, **options})
         except SetupError as error:
@@ -445,7 +444,7 @@ def _new_from_rules(session: Session, path: Path, seed: int | None, locale: str 
     if check.rules is None:
         _print_problems(session, str(path), check.problems)
     rules = check.rules
-    defaults = {k: v for k, v in rules.default_options.items() if k != "rules_file"}
+    defaults = rules.choosable_options()
     options = parse_options(pairs, defaults)
     chosen_seed = seed if seed is not None else secrets.randbelow(2**31)
     try:

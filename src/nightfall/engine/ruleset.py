@@ -87,6 +87,9 @@ class Ruleset(ABC):
     #: option -> the msgid that explains it to a game master (the form that creates a
     #: game); an option without one is shown by its id
     option_titles: Mapping[str, str] = {}
+    #: options the rule set records in every game itself (a rule file's hash), never a
+    #: game master's choice: the create forms and ``game new`` leave them out
+    recorded_options: frozenset[str] = frozenset()
     #: ids of the items this rule set knows (none for rule sets without items)
     item_ids: frozenset[str] = frozenset()
     #: the rule set's own game-master acts (e.g. forcing a daily event); the engine routes
@@ -109,6 +112,12 @@ class Ruleset(ABC):
     #: that a GM's file may title its terms as it likes. Adapters render a game's texts in
     #: it (``TermNames.scoped(game.ruleset.term_scope)``)
     term_scope: str | None = None
+
+    def choosable_options(self) -> dict[str, Any]:
+        """The options a game master chooses when creating a game, with their defaults:
+        all but :attr:`recorded_options`."""
+        return {k: v for k, v in self.default_options.items()
+                if k not in self.recorded_options}
 
     def check_options(self, options: Mapping[str, Any]) -> None:
         """Raise :class:`SetupError` for an option value the game could not be played

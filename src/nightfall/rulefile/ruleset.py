@@ -167,6 +167,7 @@ class DataRuleset(RulesetBase):
         self.factions = tuple(file.factions)
         self.default_options = {**{k: o.default for k, o in file.options.items()},
                                 "rules_file": self.rules_file}
+        self.recorded_options = frozenset({"rules_file"})  # the hash, checked at setup
         self.option_titles = {k: o.title for k, o in file.options.items() if o.title}
         self.scenario_options = dict(file.scenario_options)
         self.min_players, self.max_players = file.min_players, file.max_players

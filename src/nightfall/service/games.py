@@ -119,7 +119,7 @@ class GameService:
         if rules is None:
             raise RulesRefused(check)
         # the file's hash is what a game of it records, never an option to choose
-        chosen = {k: v for k, v in (options or {}).items() if k != "rules_file"}
+        chosen = {k: v for k, v in (options or {}).items() if k not in rules.recorded_options}
         languages = rules.file.languages
         game = Game.new(rules, seed, chosen, locale or (languages[0] if languages else "en"))
         if game_id is not None:

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from nightfall.engine import Game, Rejected, Ruleset, SetupError
+from nightfall.engine import Game, Rejected, SetupError
 from nightfall.engine.commands import GM_ACTIONS
 from nightfall.engine.guests import ADMIT, OBSERVER
 from nightfall.engine.phase import SETUP, SIGNUP
@@ -69,7 +69,7 @@ def _new_page(request: Request, tr: Translator, ruleset_id: str, error: Text | N
     plugin = get_ruleset(ruleset_id)
     return page(request, "new_game.html", tr, status_code=status_code, error=error,
                 ruleset_id=ruleset_id, rulesets=[(r, tr(ruleset_name(r))) for r in rulesets],
-                options=choosable_options(plugin), option_titles=plugin.option_titles,
+                options=plugin.choosable_options(), option_titles=plugin.option_titles,
                 values=values or {}, creation_key=clip(key, 200),
                 locales=SUPPORTED_LOCALES, zones=COMMON_ZONES,
                 # the language the GM reads this page in (issue 18: a game made from the
@@ -103,12 +103,6 @@ async def new_game_form(request: Request) -> Response:
     if refused is not None:
         return refused
     return _new_page(request, tr, request.query_params.get("ruleset", ""), key=key)
-
-
-def choosable_options(ruleset: Ruleset) -> dict[str, Any]:
-    """A rule set's options a GM chooses, with their defaults: all but the hash of the
-    rule file a game of a rule file records (``rules_file``), never a choice."""
-    return {k: v for k, v in ruleset.default_options.items() if k != "rules_file"}
 
 
 def parse_options(defaults: dict[str, Any], form: Any) -> dict[str, Any]:
@@ -163,7 +157,7 @@ async def create_game(request: Request) -> Response:
             seed = int(seed_raw) if seed_raw else secrets.randbelow(1_000_000)
         except ValueError:
             raise SetupError(N_("The seed must be a whole number.")) from None
-        options = parse_options(choosable_options(plugin), form)
+        options = parse_options(plugin.choosable_options(), form)
         created = await run_in_threadpool(service(request).create, ruleset_id, seed, options,
                                           locale, title)
     except (SetupError, Rejected) as error:

@@ -135,7 +135,7 @@ def _create_page(request: Request, tr: Translator, check: RulesCheck, data: byte
                  values: dict[str, Any] | None = None, status_code: int = 200) -> Response:
     rules = check.rules
     assert rules is not None
-    options = {k: v for k, v in rules.default_options.items() if k != "rules_file"}
+    options = rules.choosable_options()
     file = rules.file
     languages = [code for code in file.languages if code in SUPPORTED_LOCALES]
     return page(request, "new_game_rules.html", tr, status_code=status_code, error=error,
@@ -194,7 +194,7 @@ async def create_from_rule_file(request: Request) -> Response:
         check = await run_in_threadpool(svc.check_rules, data, name)
         if check.rules is None:
             raise RulesRefused(check)
-        defaults = {k: v for k, v in check.rules.default_options.items() if k != "rules_file"}
+        defaults = check.rules.choosable_options()
         options = parse_options(defaults, form)
         created = await run_in_threadpool(svc.create_from_rules, data, seed, options, locale,
                                           title, form_id, name)
