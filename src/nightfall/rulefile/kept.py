@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import repeat
+from operator import itemgetter
 from typing import Any
 
 from nightfall.engine.state import FLAGS, GameState, derived
@@ -90,3 +91,53 @@ def kept(state: GameState, key: Any, parts: Sequence[int], facts: Sequence[str],
     value = compute(state)
     state.memo[key] = (coarse, now, value)
     return value
+
+
+def _no_counters(stamp: list[int]) -> tuple[int, ...]:
+    return ()
+
+
+def keeper(key: Any, parts: Sequence[int], facts: Sequence[str],
+           compute: Callable[[GameState], Any]) -> Callable[[GameState], Any]:
+    """:func:`kept` for one question, made once at load: ``keeper(...)(state)`` answers
+    as ``kept(state, key, parts, facts, compute)`` does. The counters it compares are
+    read by ``operator.itemgetter`` objects built here (a tuple of counters built by
+    ``map`` and unpacking on every call cost ~3x as much), and the fast path (nothing it
+    reads moved since the entry was last found valid) is this function's own code:
+    what a stage awaits is asked after every command and on every legal list (C2.3),
+    the win check after every resolution (C1.7)."""
+    if not facts:
+        # one part: the counter itself is the mark, as ``derived`` makes it
+        counters: Callable[[list[int]], Any] = (itemgetter(*parts) if parts
+                                                 else _no_counters)
+
+        def plain(state: GameState) -> Any:
+            mark = counters(state.stamp)
+            memo = state.memo
+            entry = memo.get(key)
+            if entry is not None and entry[0] == mark:
+                return entry[1]
+            value = compute(state)
+            memo[key] = (mark, value)
+            return value
+
+        return plain
+    coarse_of = itemgetter(*parts, FLAGS)
+    facts = tuple(facts)
+
+    def get(state: GameState) -> Any:
+        stamp = state.stamp
+        coarse = coarse_of(stamp)
+        memo = state.memo
+        entry = memo.get(key)
+        if entry is not None and entry[0] == coarse:
+            return entry[2]
+        now = mark(state, parts, facts)
+        if entry is not None and entry[1] == now:
+            memo[key] = (coarse, now, entry[2])
+            return entry[2]
+        value = compute(state)
+        memo[key] = (coarse, now, value)
+        return value
+
+    return get

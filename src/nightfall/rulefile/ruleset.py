@@ -75,7 +75,7 @@ from nightfall.rulefile.expr import (
     all_of,
     compile_expr,
 )
-from nightfall.rulefile.kept import kept
+from nightfall.rulefile.kept import keeper
 from nightfall.rulefile.load import RuleFileError, RuleProblem, Source, read_source
 from nightfall.rulefile.model import FORMAT, AbilitySpec, RuleFile
 from nightfall.rulefile.rulemap import check_rule_index
@@ -143,6 +143,11 @@ class CompiledStage:
     before_conditions: tuple[tuple[str, Expr | None], ...] = field(init=False)
     engine_steps: tuple[Step, ...] = field(init=False)
     by_player: Callable[[GameState], dict[str, list[str]]] = field(init=False)
+    #: the same three, kept (``kept.keeper``): what is wanted, what is missing, and what
+    #: is wanted by player
+    wanted_now: Callable[[GameState], frozenset[tuple[str, str]]] = field(init=False)
+    missing_now: Callable[[GameState], frozenset[tuple[str, str]]] = field(init=False)
+    by_player_now: Callable[[GameState], dict[str, list[str]]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.missing_parts = tuple(sorted({*self.await_parts, SUBMISSIONS}))
@@ -276,6 +281,8 @@ class DataRuleset(RulesetBase):
             for i, v in enumerate(file.victory)]
         self.victory_parts, self.victory_facts = keyed_by(
             [e for c, _, w in self.victory for e in (c, w)])
+        self._winner_now = keeper(("rf.winner", self), self.victory_parts,
+                                  self.victory_facts, self._winner)
         for i, v in enumerate(file.victory):
             if v.faction not in file.factions:
                 problems.append(Problem(("victory", i, "faction"),
@@ -481,11 +488,13 @@ class DataRuleset(RulesetBase):
                     state.memo[key] = (mark, value)
                     return value
             else:
+                known_now = keeper(key, parts, facts, compute)
+
                 def constant(env: Env) -> Any:
                     state = env.get("$state")
                     if state is None:
                         return run(rules.env(None))
-                    return kept(state, key, parts, facts, compute)
+                    return known_now(state)
 
             memo = (key, parts[0]) if len(parts) == 1 and not facts else None
             functions[name] = Function((), compiled.type, constant, compiled.reads,
@@ -498,6 +507,7 @@ class DataRuleset(RulesetBase):
 
         missing = object()
         single = parts[0] if len(parts) == 1 else None
+        answers_now = keeper(key, parts, facts, fresh) if facts else None
 
         def call(env: Env, *args: Any) -> Any:
             state = env.get("$state")
@@ -517,7 +527,8 @@ class DataRuleset(RulesetBase):
                         known = {}
                         state.memo[key] = (mark, known)
                 else:
-                    known = kept(state, key, parts, facts, fresh)
+                    assert answers_now is not None
+                    known = answers_now(state)
                 try:
                     found = known.get(args, missing)
                 except TypeError:  # an unhashable argument
@@ -672,6 +683,12 @@ class DataRuleset(RulesetBase):
 
         stage.wanted, stage.still_missing, stage.by_player = wanted, still_missing, by_player
         stage.by_player_key = ("rf.awaited", self, stage.id)
+        stage.wanted_now = keeper(stage.wanted_key, stage.await_parts, stage.await_facts,
+                                  wanted)
+        stage.missing_now = keeper(stage.missing_key, stage.missing_parts,
+                                   stage.await_facts, still_missing)
+        stage.by_player_now = keeper(stage.by_player_key, stage.await_parts,
+                                     stage.await_facts, by_player)
 
     def _await(self, entry: Mapping[str, Any], path: tuple[str | int, ...]
                ) -> tuple[str, Expr, Expr | None, Expr | None, Expr]:
@@ -1188,7 +1205,7 @@ class DataRuleset(RulesetBase):
         stage = self.stages.get((state.phase.kind, state.phase.stage))
         if stage is None or stage.awaits is None:
             return False
-        return state.submissions.keys() >= self._wanted_now(state, stage)
+        return state.submissions.keys() >= stage.wanted_now(state)
 
     def _missing(self, state: GameState) -> frozenset[tuple[str, str]] | None:
         """The inputs the stage still waits for (``None``: it never closes early), kept
@@ -1198,9 +1215,7 @@ class DataRuleset(RulesetBase):
         stage = self._stage(state.phase)
         if stage is None or stage.awaits is None:
             return None
-        missing: frozenset[tuple[str, str]] = kept(
-            state, stage.missing_key, stage.missing_parts, stage.await_facts,
-            stage.still_missing)
+        missing: frozenset[tuple[str, str]] = stage.missing_now(state)
         return missing
 
     def _still_missing(self, state: GameState, stage: CompiledStage
@@ -1212,8 +1227,7 @@ class DataRuleset(RulesetBase):
     def _wanted_now(self, state: GameState, stage: CompiledStage
                     ) -> frozenset[tuple[str, str]]:
         """Every input the stage awaits, kept (:meth:`_wanted`)."""
-        wanted: frozenset[tuple[str, str]] = kept(
-            state, stage.wanted_key, stage.await_parts, stage.await_facts, stage.wanted)
+        wanted: frozenset[tuple[str, str]] = stage.wanted_now(state)
         return wanted
 
     def awaited_slots(self, state: GameState, player: str) -> list[str]:
@@ -1224,9 +1238,7 @@ class DataRuleset(RulesetBase):
             return []
         # what the stage awaits by player, kept while what the awaits read is unchanged
         # (the missing set changes with every command: the lists come one per command)
-        by_player: dict[str, list[str]] = kept(
-            state, stage.by_player_key, stage.await_parts, stage.await_facts,
-            stage.by_player)
+        by_player: dict[str, list[str]] = stage.by_player_now(state)
         slots = by_player.get(player)
         if not slots:
             return []
@@ -1276,8 +1288,7 @@ class DataRuleset(RulesetBase):
     def winner(self, state: GameState) -> tuple[str, tuple[str, ...]] | None:
         """C1-style win conditions in order; worked out once while the parts of the state
         they read are unchanged."""
-        found: tuple[str, tuple[str, ...]] | None = kept(
-            state, ("rf.winner", self), self.victory_parts, self.victory_facts, self._winner)
+        found: tuple[str, tuple[str, ...]] | None = self._winner_now(state)
         return found
 
     def _winner(self, state: GameState) -> tuple[str, tuple[str, ...]] | None:
