@@ -93,7 +93,8 @@ def kept(state: GameState, key: Any, parts: Sequence[int], facts: Sequence[str],
     return value
 
 
-def _no_counters(stamp: list[int]) -> tuple[int, ...]:
+def no_counters(stamp: list[int]) -> tuple[int, ...]:
+    """The mark of a question that reads no part of the state."""
     return ()
 
 
@@ -109,7 +110,7 @@ def keeper(key: Any, parts: Sequence[int], facts: Sequence[str],
     if not facts:
         # one part: the counter itself is the mark, as ``derived`` makes it
         counters: Callable[[list[int]], Any] = (itemgetter(*parts) if parts
-                                                 else _no_counters)
+                                                 else no_counters)
 
         def plain(state: GameState) -> Any:
             mark = counters(state.stamp)

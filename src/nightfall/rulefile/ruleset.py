@@ -16,6 +16,7 @@ from copy import copy
 from dataclasses import dataclass, field
 from datetime import time
 from functools import cache
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +76,7 @@ from nightfall.rulefile.expr import (
     all_of,
     compile_expr,
 )
-from nightfall.rulefile.kept import keeper
+from nightfall.rulefile.kept import keeper, no_counters
 from nightfall.rulefile.load import RuleFileError, RuleProblem, Source, read_source
 from nightfall.rulefile.model import FORMAT, AbilitySpec, RuleFile
 from nightfall.rulefile.rulemap import check_rule_index
@@ -474,14 +475,16 @@ class DataRuleset(RulesetBase):
                     state.memo[key] = (mark, value)
                     return value
             elif not facts:
+                counters: Callable[[list[int]], Any] = (
+                    itemgetter(*parts) if parts else no_counters)
+
                 def constant(env: Env) -> Any:
                     state = env.get("$state")
                     if state is None:
                         return run(rules.env(None))
                     # ``derived`` inlined (the team's choices, C7.1: parts and submissions)
                     entry = state.memo.get(key)
-                    stamp = state.stamp
-                    mark = tuple(map(stamp.__getitem__, parts))
+                    mark = counters(state.stamp)
                     if entry is not None and entry[0] == mark:
                         return entry[1]
                     value = compute(state)
@@ -507,6 +510,7 @@ class DataRuleset(RulesetBase):
 
         missing = object()
         single = parts[0] if len(parts) == 1 else None
+        several = itemgetter(*parts) if len(parts) > 1 else None
         answers_now = keeper(key, parts, facts, fresh) if facts else None
 
         def call(env: Env, *args: Any) -> Any:
@@ -520,7 +524,7 @@ class DataRuleset(RulesetBase):
                     entry = state.memo.get(key)
                     stamp = state.stamp
                     mark: Any = (stamp[single] if single is not None
-                                 else tuple(map(stamp.__getitem__, parts)))
+                                 else several(stamp) if several is not None else ())
                     if entry is not None and entry[0] == mark:
                         known = entry[1]
                     else:
