@@ -124,6 +124,7 @@ def keeper(key: Any, parts: Sequence[int], facts: Sequence[str],
 
         return plain
     coarse_of = itemgetter(*parts, FLAGS)
+    parts_of: Callable[[list[int]], Any] = itemgetter(*parts) if parts else no_counters
     facts = tuple(facts)
 
     def get(state: GameState) -> Any:
@@ -133,7 +134,9 @@ def keeper(key: Any, parts: Sequence[int], facts: Sequence[str],
         entry = memo.get(key)
         if entry is not None and entry[0] == coarse:
             return entry[2]
-        now = mark(state, parts, facts)
+        # :func:`mark`, its counters read by the getter made above
+        _, base, known = versions(state)
+        now = (parts_of(stamp), tuple(map(known.get, facts, repeat(base))))
         if entry is not None and entry[1] == now:
             memo[key] = (coarse, now, entry[2])
             return entry[2]
