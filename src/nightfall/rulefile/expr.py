@@ -675,10 +675,13 @@ class _Compiler:
         if kget is not None and vget is not None:
             # ``{s.player: s.target for s in …}`` (C3.2's ballots): the fields read here
             def fields(env: Env) -> dict[Any, Any]:
+                items = over(env)
                 found: dict[Any, Any] = {}
+                if not items and items is not None:
+                    return found
                 had, old = var in env, env.get(var)
                 try:
-                    for item in over(env):
+                    for item in items:
                         env[var] = item
                         if cond is None or cond(env):
                             if item is None:
@@ -1370,11 +1373,14 @@ def _role_comprehension(var: str, over: Compiled, by_role: RoleFilter) -> Compil
         return run
 
     def run_rest(env: Env) -> list[Any]:
-        players = env["$state"].players
+        items = over(env)
         found: list[Any] = []
+        if not items and items is not None:
+            return found
+        players = env["$state"].players
         had, old = var in env, env.get(var)
         try:
-            for value in over(env):
+            for value in items:
                 p = players.get(value)
                 if p is not None and p.role in roles:
                     env[var] = value
@@ -1396,23 +1402,27 @@ def _comprehension(var: str, over: Compiled, cond: Compiled | None,
     and the name's old value put back after (a copy of the environment per item cost
     more than the rest); ``element`` ``None``: the item itself."""
     def run(env: Env) -> list[Any]:
+        items = over(env)
         found: list[Any] = []
+        if not items and items is not None:  # nothing to bind, nothing to put back
+            # (most of a night's slots; ``none`` goes on to fail as it did)
+            return found
         had, old = var in env, env.get(var)
         try:
             if cond is None:
                 if element is None:
-                    found.extend(over(env))
+                    found.extend(items)
                 else:
-                    for value in over(env):
+                    for value in items:
                         env[var] = value
                         found.append(element(env))
             elif element is None:
-                for value in over(env):
+                for value in items:
                     env[var] = value
                     if cond(env):
                         found.append(value)
             else:
-                for value in over(env):
+                for value in items:
                     env[var] = value
                     if cond(env):
                         found.append(element(env))
@@ -1437,10 +1447,13 @@ def _first_of(var: str, over: Compiled, cond: Compiled | None, element: Compiled
         _, roles, rest = by_role
 
         def by_roles(env: Env) -> Any:
+            items = over(env)
+            if not items and items is not None:
+                return False if some else None
             players = env["$state"].players
             had, old = var in env, env.get(var)
             try:
-                for value in over(env):
+                for value in items:
                     p = players.get(value)
                     if p is not None and p.role in roles:
                         env[var] = value
@@ -1458,9 +1471,12 @@ def _first_of(var: str, over: Compiled, cond: Compiled | None, element: Compiled
         return by_roles
 
     def run(env: Env) -> Any:
+        items = over(env)
+        if not items and items is not None:
+            return False if some else None
         had, old = var in env, env.get(var)
         try:
-            for value in over(env):
+            for value in items:
                 env[var] = value
                 if cond is None or cond(env):
                     if some:
