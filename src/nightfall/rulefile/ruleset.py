@@ -850,7 +850,16 @@ class DataRuleset(RulesetBase):
         check_fn = self._check_function(test, text, used, reads, cond)
         if not isinstance(check_fn, (OnCommand, ForTargets)):
             inner = check_fn.check if isinstance(check_fn, (OnTarget, OnPhase)) else check_fn
-            self.check_reads[inner] = reads
+            if not (FLAGS in reads and ACTOR not in reads and cond.inlinable
+                    and not isinstance(check_fn, (OnTarget, OnPhase))):
+                self.check_reads[inner] = reads
+            # else: an actor check that reads the flags but not the actor (C7.4's
+            # ``replace_used == true``, C13.2's ``attack == none``) and no comprehension
+            # is not declared, so the listing asks it per actor instead of sharing its
+            # verdict among the players of a stage: every fact a step writes moves the
+            # flags' counter, so a shared verdict was worked out again every stage, and
+            # keeping it cost every list of those roles the memo's bookkeeping (more
+            # than one test of a flag)
         return check_fn
 
     def _check_function(self, test: Callable[[Env], Any], text: Callable[[Env], Text],
