@@ -232,6 +232,8 @@ class Expr:
     #: the expression is ``a and b and …``: each term's code with the variables it reads
     #: (a target check whose first terms do not read the target asks them once per actor)
     and_terms: tuple[tuple[Compiled, frozenset[str]], ...] | None = None
+    #: see :attr:`_Out.nothing_awaited_of`
+    nothing_awaited_of: str | None = None
 
 
 #: a value that is not a constant
@@ -300,6 +302,9 @@ class _Out:
     #: ``run`` is ``awaited(VAR)``: VAR, for ``len(awaited(actor)) == 0`` (the pass,
     #: C2.3: every legal list) to ask the rule set itself
     awaited_of: str | None = None
+    #: ``run`` is ``len(awaited(VAR)) == 0``: VAR (the pass's check, C2.3, asked by the
+    #: rule set itself without an environment: ``ruleset._check_function``)
+    nothing_awaited_of: str | None = None
     #: ``run`` is a test of one player's record (``team(p)``, ``is_alive(p)``,
     #: ``has(p, 'voiceless')``, ``not`` and ``and`` of such tests on the same player):
     #: (the variable naming him, the test of his record ``(env, record)``, the answer
@@ -831,9 +836,12 @@ class _Compiler:
                                         y.value)[1]
             if str(op) == "==" and y.value is not None:
                 role_filter = self._role_filter(*x.player_read, (y.value,))
+        nothing_awaited_of = (
+            x.len_of.awaited_of if str(op) == "==" and x.len_of is not None
+            and type(y.value) is int and y.value == 0 else None)
         return _Out(_compare_code(str(op), x, y), "bool", strict=True, uses=_uses(x, y),
                     equals=equals, negated=negated, record=record, record_not=record_not,
-                    role_filter=role_filter)
+                    role_filter=role_filter, nothing_awaited_of=nothing_awaited_of)
 
     def _role_filter(self, which: str, var: str, values: Sequence[Any]) -> RoleFilter | None:
         """``role(VAR)`` or ``faction(VAR)`` equal to one of ``values`` (no ``none``
@@ -1532,7 +1540,7 @@ def compile_expr(source: Any, scope: Scope, want: str | None = None) -> Expr:
     return Expr(source, out.run, out.type, frozenset(compiler.variables),
                 frozenset(compiler.facts), frozenset(compiler.reads), strict=out.strict,
                 equals=out.equals, tree=tree, inlinable=not _has_comprehension(tree),
-                role_filter=out.role_filter,
+                role_filter=out.role_filter, nothing_awaited_of=out.nothing_awaited_of,
                 and_terms=None if out.and_ is None or out.and_uses is None else tuple(
                     zip(out.and_, out.and_uses, strict=True)))
 

@@ -903,6 +903,17 @@ class DataRuleset(RulesetBase):
             return OnTarget(on_target)
 
         fixed = self.effects.fixed_texts.get(text)
+        if fixed is not None and cond.nothing_awaited_of == "actor":
+            # ``len(awaited(actor)) == 0`` (the pass, C2.3: every legal list): the rule
+            # set asked whether anything is awaited, no environment and no list built
+            awaits_any = self.awaits_any
+            refused = fixed
+
+            def nothing_awaited(state: GameState, ability: Ability, actor: str
+                                ) -> Text | None:
+                return None if awaits_any(state, actor) else refused
+
+            return nothing_awaited
         if fixed is not None:
             # a refusal without parameters, returned as it is (most actor checks refuse
             # most players: not the leader, nothing awaited from you)
@@ -1261,6 +1272,21 @@ class DataRuleset(RulesetBase):
             if (player, slot) not in submissions:
                 found.append(slot)
         return found
+
+    def awaits_any(self, state: GameState, player: str) -> bool:
+        """Whether the stage still waits for anything from ``player``
+        (``len(awaited(player)) > 0`` without the list)."""
+        stage = self.stages.get((state.phase.kind, state.phase.stage))
+        if stage is None or stage.awaits is None:
+            return False
+        slots = stage.by_player_now(state).get(player)
+        if not slots:
+            return False
+        submissions = state.submissions
+        for slot in slots:  # noqa: SIM110 - a loop: a generator is a call of its own
+            if (player, slot) not in submissions:
+                return True
+        return False
 
     def _wanted(self, state: GameState, stage: CompiledStage) -> frozenset[tuple[str, str]]:
         """Every input the stage awaits, given or not (kept while the parts of the state
