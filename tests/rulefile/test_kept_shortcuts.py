@@ -1,0 +1,132 @@
+"""The kept answers and the check shortcuts of issue 20's round 6 (docs/performance.md)
+give, at every turn of real games, what their plain readings give on the same state:
+
+- the questions kept by ``kept.keeper`` (what a stage awaits, C2.3; the win check,
+  C1.3-C1.6; definitions that read facts, such as C7.1-C7.3's plan) against the same
+  question worked out afresh;
+- the pass's check ``len(awaited(actor)) == 0`` (C2.3), asked by the rule set without an
+  environment, against the condition read plainly;
+- an actor check that reads the flags but not the actor (C7.4's ``replace_used == true``,
+  C13.2's ``attack == none``) is asked per actor, not shared, with the same verdicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from nightfall.engine import Command, Game
+from nightfall.rulefile.ruleset import DataRuleset, shipped
+from nightfall.sim.play import play_game
+from nightfall.sim.setup import preset_setup
+
+SEEDS = range(6)
+
+
+def _plain(rules: DataRuleset, source: str) -> Any:
+    # ``(…) if true else false``: the same condition, but not the shape a shortcut takes
+    return rules._expr(f"({source}) if true else false", ("test",), "bool", actor="player")
+
+
+def _turns(ruleset: str, preset: str, seed: int, bots: str,
+           check: Any) -> int:
+    turns = 0
+
+    def on_turn(game: Game, name: str, view: Mapping[str, Any],
+                legal: Sequence[Command]) -> None:
+        nonlocal turns
+        turns += 1
+        check(game.state)
+
+    play_game(preset_setup(ruleset, preset), seed, bots, on_turn=on_turn)
+    return turns
+
+
+@pytest.mark.parametrize(("ruleset", "preset"), [("changelings", "canterlot-15"),
+                                                   ("changelings", "village-8"),
+                                                   ("werwolf-classic", "duesterwald-12")])
+@pytest.mark.parametrize("bots", ["random", "heuristic"])
+def test_kept_answers_equal_fresh_ones_at_every_turn(ruleset: str, preset: str,
+                                                     bots: str) -> None:
+    rules = shipped(ruleset)
+    assert isinstance(rules, DataRuleset)
+    seen_awaits = seen_wins = 0
+    kept_definitions = {
+        head: (rules.scope.functions[head], rules._expr(body, ("test",), None))
+        for head, body in rules.file.define.items()
+        if "(" not in head and rules.scope.functions[head].facts}
+    if ruleset == "changelings":
+        assert "plan_reason" in kept_definitions  # C7.1-C7.3, read by C13.1
+
+    def check(state: Any) -> None:
+        nonlocal seen_awaits, seen_wins
+        assert rules.winner(state) == rules._winner(state)
+        stage = rules.stages.get((state.phase.kind, state.phase.stage))
+        if stage is not None and stage.awaits is not None:
+            seen_awaits += 1
+            wanted = rules._wanted(state, stage)
+            assert stage.wanted_now(state) == wanted
+            assert rules.all_inputs_in(state) == (state.submissions.keys() >= wanted)
+            assert rules._missing(state) == frozenset(
+                key for key in wanted if key not in state.submissions)
+            for name in state.players:
+                assert rules.awaited_slots(state, name) == sorted(
+                    slot for who, slot in wanted
+                    if who == name and (name, slot) not in state.submissions)
+        for name, (function, body) in kept_definitions.items():
+            # a definition that reads facts, kept: the same as its body read afresh
+            assert function.run(rules.env(state)) == body.run(rules.env(state)), name
+        seen_wins += 1
+
+    turns = sum(_turns(ruleset, preset, seed, bots, check) for seed in SEEDS)
+    assert turns > 50 and seen_awaits > 10 and seen_wins == turns
+
+
+@pytest.mark.parametrize(("ruleset", "preset"), [("changelings", "canterlot-15"),
+                                                   ("werwolf-classic", "duesterwald-12")])
+def test_the_pass_check_refuses_exactly_when_nothing_is_awaited(ruleset: str,
+                                                                 preset: str) -> None:
+    rules = shipped(ruleset)
+    assert isinstance(rules, DataRuleset)
+    ability = rules.book.abilities["pass"]
+    (check,) = ability.late_actor_checks
+    assert check.__name__ == "nothing_awaited"  # the shortcut is the one compiled
+    plain = _plain(rules, "len(awaited(actor)) == 0")
+    verdicts = {True: 0, False: 0}
+
+    def compare(state: Any) -> None:
+        for name in state.players:
+            refused = check(state, ability, name) is not None
+            assert refused is plain.run(rules.env(state, actor=name)), name
+            verdicts[refused] += 1
+
+    for seed in SEEDS:
+        _turns(ruleset, preset, seed, "random", compare)
+    assert verdicts[True] > 0 and verdicts[False] > 0  # both answers were met
+
+
+def test_a_check_of_the_flags_alone_is_asked_per_actor_with_the_same_verdicts() -> None:
+    rules = shipped("changelings")
+    book = rules.book
+    for action, source in (("replace", "replace_used == true"),
+                           ("pinkie_save", "attack == none")):
+        ability = book.abilities[action]
+        # the check of the flags alone is the one whose reads are not declared, so its
+        # verdict is not shared: the listing asks it per actor
+        (check,) = [c for c in ability.late_actor_checks if c not in rules.check_reads]
+        assert check not in book._shared
+        plain = _plain(rules, source)
+        verdicts = {True: 0, False: 0}
+
+        def compare(state: Any, check: Any = check, plain: Any = plain,
+                    ability: Any = ability, verdicts: dict[bool, int] = verdicts) -> None:
+            for name in state.players:
+                refused = check(state, ability, name) is not None
+                assert refused is plain.run(rules.env(state, actor=name)), name
+                verdicts[refused] += 1
+
+        for seed in SEEDS:
+            _turns("changelings", "canterlot-15", seed, "random", compare)
+        assert verdicts[True] > 0 and verdicts[False] > 0, action
