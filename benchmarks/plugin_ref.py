@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -62,16 +63,29 @@ CONTENDERS = (("plugin@ref", "ref", "changelings"), ("data@ref", "ref", "changel
 
 
 class Contenders:
-    """Three worker processes, one per contender, started on entry."""
+    """Three worker processes, one per contender, started on entry; ``against``: one more
+    per commit named, the rule file at that commit (``data@<commit>``, from its own
+    ``git archive`` copy), so that a change to the interpreter is timed in turns with the
+    sources it started from (the instruction counts of ``sim_callgrind.py`` and the time
+    do not move alike: docs/performance.md, round 6)."""
 
-    def __init__(self) -> None:
+    def __init__(self, against: tuple[str, ...] = ()) -> None:
         self.ref = plugin_ref()
+        self.against = against
         self.workers: dict[str, subprocess.Popen[str]] = {}
 
     def __enter__(self) -> Contenders:
         ref_src = tree_at(self.ref)
-        for name, tree, ruleset in CONTENDERS:
-            src = ref_src if tree == "ref" else ROOT / "src"
+        contenders = [(name, ref_src if tree == "ref" else ROOT / "src", ruleset)
+                      for name, tree, ruleset in CONTENDERS]
+        for commit in self.against:
+            full = subprocess.run(["git", "-C", str(ROOT), "rev-parse", commit],
+                                  capture_output=True, text=True, check=True).stdout.strip()
+            name = f"data@{commit}"
+            if any(name == known for known, _, _ in contenders):
+                raise SystemExit(f"{name} is named twice (name the commit otherwise)")
+            contenders.insert(-1, (name, tree_at(full), "changelings"))
+        for name, src, ruleset in contenders:
             env = dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0")
             self.workers[name] = subprocess.Popen(
                 [sys.executable, __file__, "--worker", ruleset], env=env, text=True,
@@ -86,9 +100,13 @@ class Contenders:
             worker.wait(timeout=60)
 
     def play(self, preset: str, seed: int, bots: str) -> dict[str, float]:
-        """One game each, in turn: the CPU seconds each spent."""
+        """One game each, in turn, in an order shuffled by the seed: the CPU seconds each
+        spent (in a fixed order the same contender always ran right after the same
+        other, and its place moved its figure by several percent: round 6)."""
         spent = {}
-        for name, worker in self.workers.items():
+        order = list(self.workers.items())
+        random.Random(seed).shuffle(order)
+        for name, worker in order:
             assert worker.stdin is not None and worker.stdout is not None
             worker.stdin.write(json.dumps([preset, seed, bots]) + "\n")
             worker.stdin.flush()

@@ -7,12 +7,18 @@ this checkout, with the ratios. Issue 20's target: the rule file within 1.5× of
 plugin's time.
 
     .venv/bin/python benchmarks/rulefile_bench.py [--games 200] [--bots random|heuristic]
+    .venv/bin/python benchmarks/rulefile_bench.py --against 498688a   # + data@498688a
+
+``--against COMMIT`` (repeatable) adds the rule file at a later commit (after the
+plugin's deletion: rule set ``changelings``) as one more worker, so that a change to the
+interpreter is timed in turns with the sources it started from.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 
 from plugin_ref import Contenders
 
@@ -21,19 +27,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--bots", default="random")
+    parser.add_argument("--against", action="append", default=[],
+                        help="a commit whose rule file is timed too (data@COMMIT)")
     args = parser.parse_args()
-    with Contenders() as run:
+    with Contenders(tuple(args.against)) as run:
         run.play("canterlot-15", 10**6, args.bots)  # warm-up
         spent = {name: 0.0 for name in run.workers}
+        per_game: dict[str, list[float]] = {name: [] for name in run.workers}
         for seed in range(args.games):
-            for name, seconds in run.play("canterlot-15", seed, args.bots).items():
+            took = run.play("canterlot-15", seed, args.bots)
+            for name, seconds in took.items():
                 spent[name] += seconds
+                per_game[name].append(seconds / took["plugin@ref"])
         ref = run.ref
     plugin = spent["plugin@ref"]
     print(f"{args.games} games of canterlot-15, {args.bots} bots, CPU seconds "
-          f"(ref {ref[:10]}, the last commit with the plugin):")
+          f"(ref {ref[:10]}, the last commit with the plugin); the median of the ratios "
+          f"game by game (the same seed) moves less with other guests' bursts:")
     for name, seconds in spent.items():
-        print(f"  {name:<11} {seconds:7.2f}s  {seconds / plugin:5.2f}× the plugin")
+        print(f"  {name:<15} {seconds:7.2f}s  {seconds / plugin:5.2f}× the plugin  "
+              f"(median per game {statistics.median(per_game[name]):5.2f}×)")
     print(f"data@HEAD ÷ data@ref {spent['data@HEAD'] / spent['data@ref']:.2f}×; "
           f"target: within 1.5× of the plugin; load average {os.getloadavg()[0]:.2f}")
 
