@@ -389,13 +389,12 @@ class EffectCompiler:
         frozen = tuple(bound)
 
         def run(env: Env) -> None:
-            # the procedure sees the game and its own parameters, nothing of the caller's
-            # names (the caller's environment is not copied: only what the interpreter
-            # keeps under ``$`` names goes with it)
-            inner = {}
-            for key in _GAME_KEYS:  # a loop: a comprehension is a call of its own
-                if key in env:
-                    inner[key] = env[key]
+            # the procedure reads the game and its own parameters only: the checker
+            # compiled its body in a scope of its parameters, so the caller's names that
+            # come along in the copy are never read, and what the body binds stays in
+            # the copy (one ``dict.copy`` in C costs ~1/3 of picking the ``$`` names out
+            # one by one); the arguments are worked out in the caller's environment
+            inner = env.copy()
             for param, value in frozen:
                 inner[param] = value(env)
             try:  # noqa: SIM105 - no context manager per call: a hot path
@@ -631,11 +630,6 @@ class EffectCompiler:
             env[bound] = env["$ctx"].draw(purpose, list(s(env)))
 
         return run, name, kind
-
-
-#: the names under which the interpreter keeps the game in an environment (a procedure
-#: call passes them on): the state, the rule set, its facts, the context, the ability
-_GAME_KEYS = ("$state", "$rules", "$facts", "$ctx", "$ability")
 
 
 def _nothing(env: Env) -> None:
