@@ -1216,7 +1216,8 @@ class DataRuleset(RulesetBase):
         self._run(self.on_skip, self.ctx_env(ctx))
 
     def on_departure(self, ctx: Context, player: str, cause: str) -> None:
-        self._run(self.on_leave, self.ctx_env(ctx, player=player, cause=cause))
+        self._run(self.on_leave, {"$state": ctx.state, "$rules": self, "$facts": self.facts,
+                                  "$ctx": ctx, "player": player, "cause": cause})
 
     def awaiting_inputs(self, state: GameState) -> set[tuple[str, str]] | None:
         missing = self._missing(state)
