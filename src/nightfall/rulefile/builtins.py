@@ -181,8 +181,10 @@ BUILTINS: dict[str, Function] = {
     "faction": _fn(("player",), "faction", _faction, PLAYERS, reads_player="faction"),
     "has": _fn(("player", "status"), "bool", _has, PLAYERS, reads_player="has"),
     "has_tag": _fn(("player", "tag"), "bool", _has_tag, PLAYERS),
+    # (a player still in the game has no phase of leaving: no label built for him, C2.4)
     "left_during": _fn(("player", "str", "int"), "bool", lambda env, p, kind, number: (
-        _state(env).players[p].left_phase == f"{kind} {number}"), PLAYERS),
+        (left := _state(env).players[p].left_phase) is not None
+        and left == f"{kind} {number}"), PLAYERS),
     "winner": _fn((), "faction", lambda env: _state(env).winner or "draw", PLAYERS),
     "winners": _fn((), list_of("player"), lambda env: list(_state(env).winners), PLAYERS),
     # the role table (no game state)

@@ -1098,6 +1098,8 @@ class DataRuleset(RulesetBase):
 
     # -- environments --------------------------------------------------------------------
     def env(self, state: GameState | None, **variables: Any) -> Env:
+        if not variables:  # (most callers: the kept questions, the win check)
+            return {"$state": state, "$rules": self, "$facts": self.facts}
         return {"$state": state, "$rules": self, "$facts": self.facts, **variables}
 
     def command_env(self, state: GameState, command: Command) -> Env:
