@@ -14,6 +14,7 @@ of its own games.
     from plugin_ref import Contenders
     with Contenders() as run:
         seconds = run.play("canterlot-15", seed, "random")   # {name: CPU seconds}
+        run.count("canterlot-15", seed, "random")   # adds to run.spent, run.median(name)
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -73,6 +75,10 @@ class Contenders:
         self.ref = plugin_ref()
         self.against = against
         self.workers: dict[str, subprocess.Popen[str]] = {}
+        #: CPU seconds per contender, summed over the games played (not the warm-up)
+        self.spent: dict[str, float] = {}
+        #: per contender, its time ÷ the plugin's, game by game (the same seed)
+        self.ratios: dict[str, list[float]] = {}
 
     def __enter__(self) -> Contenders:
         ref_src = tree_at(self.ref)
@@ -112,6 +118,18 @@ class Contenders:
             worker.stdin.flush()
             spent[name] = float(worker.stdout.readline())
         return spent
+
+    def count(self, preset: str, seed: int, bots: str) -> None:
+        """:meth:`play` one game each and add it to :attr:`spent` and :attr:`ratios`."""
+        played = self.play(preset, seed, bots)
+        for name, seconds in played.items():
+            self.spent[name] = self.spent.get(name, 0.0) + seconds
+            self.ratios.setdefault(name, []).append(seconds / played["plugin@ref"])
+
+    def median(self, name: str) -> float:
+        """The median of ``name``'s same-seed ratios to the plugin: a burst from another
+        guest of the machine inflates one worker's total, the median moves less."""
+        return statistics.median(self.ratios[name])
 
 
 def _worker(ruleset: str) -> None:

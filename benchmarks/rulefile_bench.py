@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 
 from plugin_ref import Contenders
 
@@ -32,21 +31,17 @@ def main() -> None:
     args = parser.parse_args()
     with Contenders(tuple(args.against)) as run:
         run.play("canterlot-15", 10**6, args.bots)  # warm-up
-        spent = {name: 0.0 for name in run.workers}
-        per_game: dict[str, list[float]] = {name: [] for name in run.workers}
         for seed in range(args.games):
-            took = run.play("canterlot-15", seed, args.bots)
-            for name, seconds in took.items():
-                spent[name] += seconds
-                per_game[name].append(seconds / took["plugin@ref"])
+            run.count("canterlot-15", seed, args.bots)
         ref = run.ref
+        spent = {name: run.spent[name] for name in run.workers}  # the workers' order
     plugin = spent["plugin@ref"]
     print(f"{args.games} games of canterlot-15, {args.bots} bots, CPU seconds "
           f"(ref {ref[:10]}, the last commit with the plugin); the median of the ratios "
           f"game by game (the same seed) moves less with other guests' bursts:")
     for name, seconds in spent.items():
         print(f"  {name:<15} {seconds:7.2f}s  {seconds / plugin:5.2f}× the plugin  "
-              f"(median per game {statistics.median(per_game[name]):5.2f}×)")
+              f"(median per game {run.median(name):5.2f}×)")
     print(f"data@HEAD ÷ data@ref {spent['data@HEAD'] / spent['data@ref']:.2f}×; "
           f"target: within 1.5× of the plugin; load average {os.getloadavg()[0]:.2f}")
 

@@ -39,7 +39,6 @@ import dataclasses
 import os
 import pstats
 import random
-import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -246,21 +245,17 @@ def data_vs_plugin(seconds: float) -> None:
 
     with Contenders() as run:
         run.play("canterlot-15", game_seed(3, 10**6), "random")  # warm-up
-        spent = {name: 0.0 for name in run.workers}
-        per_game: dict[str, list[float]] = {name: [] for name in run.workers}
         games = 0
-        while sum(spent.values()) < 3 * seconds:
-            played = run.play("canterlot-15", game_seed(3, games), "random")
-            for name, took in played.items():
-                spent[name] += took
-                per_game[name].append(took / played["plugin@ref"])
+        while sum(run.spent.values()) < 3 * seconds:
+            run.count("canterlot-15", game_seed(3, games), "random")
             games += 1
         ref = run.ref
+        spent = {name: run.spent[name] for name in run.workers}  # the workers' order
     plugin = spent["plugin@ref"]
     # the median of the same-seed ratios moves less with another guest's burst than the
     # totals do (both printed; the verdict stays on the totals)
     rates = ", ".join(f"{name} {games / took:.1f} games/s ({took / plugin:.2f}×, median "
-                      f"per game {statistics.median(per_game[name]):.2f}×)"
+                      f"per game {run.median(name):.2f}×)"
                       for name, took in spent.items())
     ratio = spent["data@HEAD"] / plugin
     print(f"Changelings data vs plugin (random, ref {ref[:10]}): {games} games each, "

@@ -25,7 +25,7 @@ from itertools import repeat
 from operator import itemgetter
 from typing import Any
 
-from nightfall.engine.state import FLAGS, GameState, derived
+from nightfall.engine.state import FLAGS, GameState
 
 #: ``state.memo`` key of the versions: (FLAGS counter seen, base version, fact -> version)
 _VERSIONS = "rf.fact_versions"
@@ -59,40 +59,6 @@ def written(state: GameState, fact: str, before: int) -> None:
         state.memo[_VERSIONS] = (now, now, {})
 
 
-def mark(state: GameState, parts: Sequence[int], facts: Sequence[str]) -> tuple[int, ...]:
-    """What a kept answer is valid for: the counters of ``parts``, the versions of
-    ``facts``."""
-    stamp = state.stamp
-    _, base, known = versions(state)
-    return (*map(stamp.__getitem__, parts), *map(known.get, facts, repeat(base)))
-
-
-def kept(state: GameState, key: Any, parts: Sequence[int], facts: Sequence[str],
-         compute: Callable[[GameState], Any]) -> Any:
-    """``compute(state)``, kept under ``key`` while ``parts`` and ``facts`` are
-    unchanged (``engine.state.derived`` with facts of their own).
-
-    The entry also holds the counters of ``parts`` and of the flags as a whole when it
-    was last found valid: while none of them moved, nothing it reads can have changed,
-    and the facts' versions need not be looked up (most questions are asked again and
-    again with nothing changed in between: the early close after every command, every
-    player's legal list)."""
-    if not facts:
-        return derived(state, key, parts, compute)
-    stamp = state.stamp
-    coarse = (*map(stamp.__getitem__, parts), stamp[FLAGS])
-    entry = state.memo.get(key)
-    if entry is not None and entry[0] == coarse:
-        return entry[2]
-    now = mark(state, parts, facts)
-    if entry is not None and entry[1] == now:
-        state.memo[key] = (coarse, now, entry[2])
-        return entry[2]
-    value = compute(state)
-    state.memo[key] = (coarse, now, value)
-    return value
-
-
 def no_counters(stamp: list[int]) -> tuple[int, ...]:
     """The mark of a question that reads no part of the state."""
     return ()
@@ -100,13 +66,17 @@ def no_counters(stamp: list[int]) -> tuple[int, ...]:
 
 def keeper(key: Any, parts: Sequence[int], facts: Sequence[str],
            compute: Callable[[GameState], Any]) -> Callable[[GameState], Any]:
-    """:func:`kept` for one question, made once at load: ``keeper(...)(state)`` answers
-    as ``kept(state, key, parts, facts, compute)`` does. The counters it compares are
-    read by ``operator.itemgetter`` objects built here (a tuple of counters built by
-    ``map`` and unpacking on every call cost ~3x as much), and the fast path (nothing it
-    reads moved since the entry was last found valid) is this function's own code:
-    what a stage awaits is asked after every command and on every legal list (C2.3),
-    the win check after every resolution (C1.7)."""
+    """One kept question, made once at load: ``keeper(...)(state)`` is ``compute(state)``,
+    kept in ``state.memo`` under ``key`` while ``parts`` and the versions of ``facts`` are
+    unchanged (without facts, as the engine's ``derived`` keeps it).
+
+    The entry also holds the counters of ``parts`` and of the flags as a whole when it
+    was last found valid: while none of them moved, nothing it reads can have changed,
+    and the facts' versions need not be looked up (most questions are asked again and
+    again with nothing changed in between: what a stage awaits after every command and
+    on every legal list, C2.3; the win check after every resolution, C1.7). The
+    counters are read by ``operator.itemgetter`` objects built here (a tuple built by
+    ``map`` and unpacking on every call cost ~3x as much)."""
     if not facts:
         # one part: the counter itself is the mark, as ``derived`` makes it
         counters: Callable[[list[int]], Any] = (itemgetter(*parts) if parts
@@ -134,7 +104,7 @@ def keeper(key: Any, parts: Sequence[int], facts: Sequence[str],
         entry = memo.get(key)
         if entry is not None and entry[0] == coarse:
             return entry[2]
-        # :func:`mark`, its counters read by the getter made above
+        # the valid-for mark: the counters of the parts, the versions of the facts
         _, base, known = versions(state)
         now = (parts_of(stamp), tuple(map(known.get, facts, repeat(base))))
         if entry is not None and entry[1] == now:

@@ -76,7 +76,7 @@ from nightfall.rulefile.expr import (
     all_of,
     compile_expr,
 )
-from nightfall.rulefile.kept import keeper, no_counters
+from nightfall.rulefile.kept import keeper
 from nightfall.rulefile.load import RuleFileError, RuleProblem, Source, read_source
 from nightfall.rulefile.model import FORMAT, AbilitySpec, RuleFile
 from nightfall.rulefile.rulemap import check_rule_index
@@ -474,23 +474,7 @@ class DataRuleset(RulesetBase):
                     value = compute(state)
                     state.memo[key] = (mark, value)
                     return value
-            elif not facts:
-                counters: Callable[[list[int]], Any] = (
-                    itemgetter(*parts) if parts else no_counters)
-
-                def constant(env: Env) -> Any:
-                    state = env.get("$state")
-                    if state is None:
-                        return run(rules.env(None))
-                    # ``derived`` inlined (the team's choices, C7.1: parts and submissions)
-                    entry = state.memo.get(key)
-                    mark = counters(state.stamp)
-                    if entry is not None and entry[0] == mark:
-                        return entry[1]
-                    value = compute(state)
-                    state.memo[key] = (mark, value)
-                    return value
-            else:
+            else:  # more parts, or facts (C7.1-C7.3's plan reads the lovers)
                 known_now = keeper(key, parts, facts, compute)
 
                 def constant(env: Env) -> Any:
@@ -679,7 +663,7 @@ class DataRuleset(RulesetBase):
 
         def by_player(state: GameState) -> dict[str, list[str]]:
             found: dict[str, list[str]] = {}
-            for name, slot in self._wanted_now(state, stage):
+            for name, slot in stage.wanted_now(state):
                 found.setdefault(name, []).append(slot)
             for slots in found.values():
                 slots.sort()
@@ -1247,15 +1231,9 @@ class DataRuleset(RulesetBase):
 
     def _still_missing(self, state: GameState, stage: CompiledStage
                        ) -> frozenset[tuple[str, str]]:
-        wanted = self._wanted_now(state, stage)
+        wanted = stage.wanted_now(state)
         submissions = state.submissions
         return frozenset(key for key in wanted if key not in submissions)
-
-    def _wanted_now(self, state: GameState, stage: CompiledStage
-                    ) -> frozenset[tuple[str, str]]:
-        """Every input the stage awaits, kept (:meth:`_wanted`)."""
-        wanted: frozenset[tuple[str, str]] = stage.wanted_now(state)
-        return wanted
 
     def awaited_slots(self, state: GameState, player: str) -> list[str]:
         """The slots the stage still waits for from ``player``, in order (the function
