@@ -111,11 +111,13 @@ class Player(FastHttpUser):
         self.mine = PLAYERS[number % USERS::USERS] if number < USERS else []
         self.turns = itertools.cycle(self.mine) if self.mine else None
         self.name_number = number
-        #: the first turn posts: every game starts by day with its thread open, so every
-        #: run sends posts, however few turns a loaded machine gets through (later the GM
-        #: may have closed the days: at night the thread has no form and a turn that
-        #: chose to post sends nothing; a 10 s CI run once sent none at all)
-        self.posted = False
+        #: every other user's first turn posts, the others' first turn acts: every game
+        #: starts by day with its thread open, so each run sends posts and commands
+        #: however few turns a loaded machine gets through (a 10 s CI run at load 4 got
+        #: one turn per user: by chance alone it once sent no post, and with every first
+        #: turn posting it sent no command); later turns post at POST_SHARE (at night
+        #: the thread has no form and a turn that chose to post sends nothing)
+        self.posted = number % 2 == 1
 
     @task
     def turn(self) -> None:
