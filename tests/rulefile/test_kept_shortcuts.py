@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from nightfall.engine import Command, Game
-from nightfall.rulefile.ruleset import DataRuleset, shipped
+from nightfall.rulefile.ruleset import _COMMAND_VARS, DataRuleset, shipped
 from nightfall.sim.play import play_game
 from nightfall.sim.setup import preset_setup
 
@@ -130,3 +130,44 @@ def test_a_check_of_the_flags_alone_is_asked_per_actor_with_the_same_verdicts() 
         for seed in SEEDS:
             _turns("changelings", "canterlot-15", seed, "random", compare)
         assert verdicts[True] > 0 and verdicts[False] > 0, action
+
+
+@pytest.mark.parametrize(("ruleset", "preset"), [("changelings", "canterlot-15"),
+                                                   ("werwolf-classic", "duesterwald-12")])
+def test_an_actor_check_asked_without_an_environment_gives_the_plain_verdicts(
+        ruleset: str, preset: str) -> None:
+    """Actor checks that test the actor's value alone (C3.1's ``has(actor,
+    'voiceless')``, C5.3's ``leader != actor``, C5.4's ``succession != actor and leader
+    != actor``, C3.1's unvote ``sub(actor, 'vote') == none and …``) are asked as
+    ``of_player`` tests, without an environment: the same verdict as the condition read
+    plainly, for every player at every turn (and the rule set's checks use them)."""
+    rules = shipped(ruleset)
+    assert isinstance(rules, DataRuleset)
+    shortcuts = []
+    for aid, spec in rules.file.abilities.items():
+        for check in spec.checks:
+            cond = rules._expr(check.if_, ("test",), "bool", **_COMMAND_VARS)
+            if cond.of_player is not None and cond.of_player[0] == "actor":
+                shortcuts.append((aid, check.if_, cond.of_player[1],
+                                  _plain(rules, check.if_)))
+    if ruleset == "changelings":
+        assert {source for _, source, _, _ in shortcuts} >= {
+            "has(actor, 'voiceless')", "leader != actor",
+            "succession != actor and leader != actor",
+            "sub(actor, 'vote') == none and sub(actor, 'elect') == none"}
+        on_actor = [c for c in rules.book.abilities["tiebreak"].late_actor_checks
+                    if getattr(c, "__name__", "") == "on_actor"]
+        assert on_actor and "of_actor" in on_actor[0].__code__.co_freevars
+    static = {"$rules": rules, "$facts": rules.facts}
+    verdicts = {True: 0, False: 0}
+
+    def compare(state: Any) -> None:
+        for name in [*state.players, "nobody"]:
+            for aid, source, test, plain in shortcuts:
+                answer = test(static, state, name)
+                assert answer is plain.run(rules.env(state, actor=name)), (aid, source, name)
+                verdicts[answer] += 1
+
+    for seed in SEEDS:
+        _turns(ruleset, preset, seed, "random", compare)
+    assert shortcuts and verdicts[True] > 0 and verdicts[False] > 0

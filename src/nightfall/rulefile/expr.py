@@ -83,6 +83,9 @@ Compiled = Callable[[Env], Any]
 #: (the variable naming a player, the roles that pass, the rest of the test or ``None``):
 #: see :attr:`_Out.role_filter`
 RoleFilter = tuple[str, frozenset[str], "Compiled | None"]
+#: a test of one variable's value without an environment: ``test(rules, state, value)``,
+#: ``rules`` holding ``$rules`` and ``$facts`` only (see :attr:`_Out.of_player`)
+PlayerTest = Callable[[Env, Any, Any], bool]
 
 
 class ExprError(ValueError):
@@ -234,6 +237,8 @@ class Expr:
     and_terms: tuple[tuple[Compiled, frozenset[str]], ...] | None = None
     #: see :attr:`_Out.nothing_awaited_of`
     nothing_awaited_of: str | None = None
+    #: see :attr:`_Out.of_player`
+    of_player: tuple[str, PlayerTest] | None = None
 
 
 #: a value that is not a constant
@@ -325,6 +330,17 @@ class _Out:
     #: of a list comprehension (:attr:`comp`), its condition's :attr:`role_filter` on its
     #: own variable, for ``first`` and ``some`` to read the roles in place too
     comp_filter: RoleFilter | None = None
+    #: a condition that reads one variable and the state only, as a test of that
+    #: variable's value without an environment: (the variable, the test). An actor check
+    #: of that form (C3.1's ``has(actor, 'voiceless')``, C5.3's ``leader != actor``, C5.4's
+    #: ``succession != actor and leader != actor``, C3.1's unvote) is asked without one
+    #: (``ruleset._check_function``): every legal list asks several. A test of a record
+    #: (:attr:`record`) has this form too
+    of_player: tuple[str, PlayerTest] | None = None
+
+    def __post_init__(self) -> None:
+        if self.of_player is None and self.record is not None:
+            self.of_player = (self.record[0], _record_of_player(self.record))
 
 
 def _uses(*outs: _Out | None) -> frozenset[str]:
@@ -742,7 +758,8 @@ class _Compiler:
             return _as_bool(xo)
         if xo.strict and yo.strict:
             terms = (*(xo.or_ or (x,)), y)
-            return _Out(_any_of(terms), "bool", strict=True, uses=_uses(xo, yo), or_=terms)
+            return _Out(_any_of(terms), "bool", strict=True, uses=_uses(xo, yo), or_=terms,
+                        of_player=_both_of_player(xo, yo, False))
         return _Out(lambda env: bool(x(env)) or bool(y(env)), "bool", strict=True,
                     uses=_uses(xo, yo))
 
@@ -775,7 +792,8 @@ class _Compiler:
             terms = (*(xo.and_ or (x,)), y)
             and_uses = (*(xo.and_uses or (xo.uses,)), yo.uses)
             return _Out(all_of(terms), "bool", strict=True, uses=_uses(xo, yo), and_=terms,
-                        and_uses=and_uses, role_filter=role_filter)
+                        and_uses=and_uses, role_filter=role_filter,
+                        of_player=_both_of_player(xo, yo, True))
         return _Out(lambda env: bool(x(env)) and bool(y(env)), "bool", strict=True,
                     uses=_uses(xo, yo), role_filter=role_filter)
 
@@ -790,7 +808,8 @@ class _Compiler:
                 rv, test, missing = xo.record
                 record = (rv, xo.record_not, not missing)
             return _Out(xo.negated, "bool", strict=True, uses=xo.uses, negated=x,
-                        record=record, record_not=None if record is None else test)
+                        record=record, record_not=None if record is None else test,
+                        of_player=None if record is not None else _not_of_player(xo))
         if xo.call is not None:  # ``not has(p, 'x')`` has two arguments; one: called here
             impl, v = xo.call
             return _Out(lambda env: not impl(env, env[v]), "bool", strict=True, uses=xo.uses)
@@ -841,7 +860,9 @@ class _Compiler:
             and type(y.value) is int and y.value == 0 else None)
         return _Out(_compare_code(str(op), x, y), "bool", strict=True, uses=_uses(x, y),
                     equals=equals, negated=negated, record=record, record_not=record_not,
-                    role_filter=role_filter, nothing_awaited_of=nothing_awaited_of)
+                    role_filter=role_filter, nothing_awaited_of=nothing_awaited_of,
+                    of_player=None if record is not None else _compare_of_player(
+                        str(op), x, y))
 
     def _role_filter(self, which: str, var: str, values: Sequence[Any]) -> RoleFilter | None:
         """``role(VAR)`` or ``faction(VAR)`` equal to one of ``values`` (no ``none``
@@ -1308,6 +1329,81 @@ def _record_and(a: tuple[str, Callable[[Env, Any], bool], bool],
     return v, lambda env, p: ta(env, p) and tb(env, p), ma and mb
 
 
+def _record_of_player(record: tuple[str, Callable[[Env, Any], bool], bool]) -> PlayerTest:
+    """:attr:`_Out.of_player` of a record test: the same answers as :func:`_record_run`'s
+    (a record's test reads nothing but the record and ``$rules``)."""
+    _, test, missing = record
+    return lambda rules, state, value: missing if (
+        p := state.players.get(value)) is None else test(rules, p)
+
+
+def _compare_of_player(op: str, x: _Out, y: _Out) -> tuple[str, PlayerTest] | None:
+    """:attr:`_Out.of_player` of ``x OP y`` (``==``, ``!=``), the same answers as
+    :func:`_compare_code`'s, for the shapes actor checks take: ``sub(VAR, SLOT) == none``
+    (C3.1's unvote) and ``FACT == VAR`` / ``KEPT == VAR`` of a fact of nobody in
+    particular or a kept definition (C5.3's ``leader != actor``, C5.4's ``succession !=
+    actor``)."""
+    if op not in ("==", "!="):
+        return None
+    if y.value is None or x.value is None:
+        side = x if y.value is None else y
+        if side.sub_key is None or side.value is not _NO:
+            return None
+        giver, slot = side.sub_key
+        if op == "==":
+            return giver, lambda rules, state, p: p is None or (
+                (p, slot) not in state.submissions)
+        return giver, lambda rules, state, p: p is not None and (
+            (p, slot) in state.submissions)
+    return _kept_of_player(op, x, y) or _kept_of_player(op, y, x)
+
+
+def _kept_of_player(op: str, a: _Out, b: _Out) -> tuple[str, PlayerTest] | None:
+    """``FACT OP VAR`` of a fact of nobody in particular, or ``KEPT OP VAR`` of a kept
+    definition, as a test of VAR's value (``op``: ``==`` or ``!=``; see
+    :func:`_fused_compare`)."""
+    if b.var is None:
+        return None
+    if a.flag is not None and a.flag[1] is None:
+        key = a.flag[0]
+        if op == "==":
+            return b.var, lambda rules, state, value: state.flags.get(key) == value
+        return b.var, lambda rules, state, value: state.flags.get(key) != value
+    if a.kept_read is None:
+        return None
+    memo_key, part, compute = a.kept_read
+
+    def kept(rules: Env, state: Any, value: Any) -> bool:
+        entry = state.memo.get(memo_key)
+        if entry is not None and entry[0] == state.stamp[part]:
+            found = entry[1]
+        else:  # worked out (and kept) by the definition's own code
+            found = compute({"$state": state, **rules})
+        return bool(found == value) if op == "==" else bool(found != value)
+
+    return b.var, kept
+
+
+def _both_of_player(x: _Out, y: _Out, both: bool) -> tuple[str, PlayerTest] | None:
+    """:attr:`_Out.of_player` of ``x and y`` (``both``) or ``x or y``, two such tests of
+    the same variable."""
+    if x.of_player is None or y.of_player is None or x.of_player[0] != y.of_player[0]:
+        return None
+    (var, a), (_, b) = x.of_player, y.of_player
+    if both:
+        return var, lambda rules, state, value: a(rules, state, value) and b(
+            rules, state, value)
+    return var, lambda rules, state, value: a(rules, state, value) or b(rules, state, value)
+
+
+def _not_of_player(x: _Out) -> tuple[str, PlayerTest] | None:
+    """:attr:`_Out.of_player` of ``not x``."""
+    if x.of_player is None:
+        return None
+    var, a = x.of_player
+    return var, lambda rules, state, value: not a(rules, state, value)
+
+
 def _record_run(record: tuple[str, Callable[[Env, Any], bool], bool]) -> Compiled:
     """The code of a record test: the player's record looked up once."""
     v, test, missing = record
@@ -1541,6 +1637,7 @@ def compile_expr(source: Any, scope: Scope, want: str | None = None) -> Expr:
                 frozenset(compiler.facts), frozenset(compiler.reads), strict=out.strict,
                 equals=out.equals, tree=tree, inlinable=not _has_comprehension(tree),
                 role_filter=out.role_filter, nothing_awaited_of=out.nothing_awaited_of,
+                of_player=out.of_player,
                 and_terms=None if out.and_ is None or out.and_uses is None else tuple(
                     zip(out.and_, out.and_uses, strict=True)))
 

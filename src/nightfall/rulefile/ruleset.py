@@ -898,7 +898,16 @@ class DataRuleset(RulesetBase):
                 return None if awaits_any(state, actor) else refused
 
             return nothing_awaited
-        if fixed is not None:
+        if fixed is not None and cond.of_player is not None and cond.of_player[0] == "actor" \
+                and used == {"actor"}:
+            # a test of the actor's value alone (C3.1's ``has(actor, 'voiceless')``,
+            # C5.3's ``leader != actor``, C5.4's ``succession != actor and leader !=
+            # actor``): asked without an environment, the same verdicts
+            of_actor, static = cond.of_player[1], {"$rules": rules, "$facts": facts}
+
+            def on_actor(state: GameState, ability: Ability, actor: str) -> Text | None:
+                return fixed if of_actor(static, state, actor) else None
+        elif fixed is not None:
             # a refusal without parameters, returned as it is (most actor checks refuse
             # most players: not the leader, nothing awaited from you)
             def on_actor(state: GameState, ability: Ability, actor: str) -> Text | None:
