@@ -171,3 +171,46 @@ def test_an_actor_check_asked_without_an_environment_gives_the_plain_verdicts(
     for seed in SEEDS:
         _turns(ruleset, preset, seed, "random", compare)
     assert shortcuts and verdicts[True] > 0 and verdicts[False] > 0
+
+
+#: comprehensions whose condition tests the item alone (:attr:`_Out.of_player`), read
+#: without binding its name: C3.2's valid ballots (the body of ``valid_ballots('vote')``),
+#: C7.1's choices, and ``first``/``some`` of such conditions
+_TESTED = (
+    "{s.player: s.target for s in subs('vote') if s.target != none and is_alive(s.player)"
+    " and is_alive(s.target) and not has(s.player, 'voiceless')"
+    " and not (partner(s.player) == s.target)}",
+    "[s for s in subs('kill') if is_alive(s.player) and s.action != 'pass']",
+    "[s for s in subs('kill') if not is_alive(s.target) or s.action == 'pass']",
+    "first([s for s in subs('vote') if s.target != none and not has(s.target, 'lover')])",
+    "first([s.target for s in subs('vote') if is_alive(s.player) and s.target != none])",
+    "some([s for s in subs('vote') if partner(s.player) != s.target and s.action == 'vote'])",
+    "[p for p in players() if sub(p, 'vote') != none and leader != p]",
+)
+
+
+def _plainly(source: str) -> str:
+    # the condition wrapped in ``(…) if true else false``: not a test of the item
+    head, _, rest = source.rpartition(" if ")
+    closing = rest[-2:] if rest.endswith(("])", "})")) else rest[-1:]
+    return f"{head} if (({rest[:-len(closing)]}) if true else false){closing}"
+
+
+@pytest.mark.parametrize("source", _TESTED)
+def test_a_comprehension_testing_its_items_alone_gives_the_plain_answer(source: str) -> None:
+    rules = shipped("changelings")
+    assert isinstance(rules, DataRuleset)
+    tested = rules._expr(source, ("test",), None)
+    plain = rules._expr(_plainly(source), ("test",), None)
+    assert "tested" in tested.run.__qualname__, tested.run.__qualname__  # the shortcut
+    assert "tested" not in plain.run.__qualname__
+    answers = set()
+
+    def compare(state: Any) -> None:
+        answer = tested.run(rules.env(state))
+        assert answer == plain.run(rules.env(state))
+        answers.add(repr(answer))
+
+    for seed in SEEDS:
+        _turns("changelings", "canterlot-15", seed, "random", compare)
+    assert len(answers) >= 2  # several answers were met

@@ -330,6 +330,9 @@ class _Out:
     #: of a list comprehension (:attr:`comp`), its condition's :attr:`role_filter` on its
     #: own variable, for ``first`` and ``some`` to read the roles in place too
     comp_filter: RoleFilter | None = None
+    #: of a list comprehension (:attr:`comp`), its condition's :attr:`of_player` test on
+    #: its own variable, for ``first`` and ``some`` to ask it without binding the name
+    comp_test: PlayerTest | None = None
     #: a condition that reads one variable and the state only, as a test of that
     #: variable's value without an environment: (the variable, the test). An actor check
     #: of that form (C3.1's ``has(actor, 'voiceless')``, C5.3's ``leader != actor``, C5.4's
@@ -337,6 +340,12 @@ class _Out:
     #: (``ruleset._check_function``): every legal list asks several. A test of a record
     #: (:attr:`record`) has this form too
     of_player: tuple[str, PlayerTest] | None = None
+    #: :attr:`of_player` is ``a and b and …`` (``of_and``) or ``a or b or …`` of these
+    #: tests: a longer chain is one function, not one per operator
+    of_and: tuple[PlayerTest, ...] | None = None
+    of_or: tuple[PlayerTest, ...] | None = None
+    #: the test of ``not`` this condition, in one function (see :attr:`negated`)
+    of_not: PlayerTest | None = None
 
     def __post_init__(self) -> None:
         if self.of_player is None and self.record is not None:
@@ -527,7 +536,7 @@ class _Compiler:
                         len_of=outs[0])
         if function.reduces is not None and len(outs) == 1 and outs[0].comp is not None:
             return _Out(_first_of(*outs[0].comp, function.reduces == "some",
-                                  outs[0].comp_filter), kind,
+                                  outs[0].comp_filter, outs[0].comp_test), kind,
                         strict=function.strict, uses=outs[0].uses)
         call = (function.run, outs[0].var) if len(outs) == 1 and outs[0].var is not None else (
             None)
@@ -554,7 +563,11 @@ class _Compiler:
                     p := env["$state"].players.get(get(o))) is not None and p.alive,
                     kind, strict=True, uses=_uses(*outs),
                     negated=lambda env: (o := env[fv]) is None or (
-                        p := env["$state"].players.get(get(o))) is None or not p.alive)
+                        p := env["$state"].players.get(get(o))) is None or not p.alive,
+                    of_player=(fv, lambda rules, state, o: o is not None and (
+                        p := state.players.get(get(o))) is not None and p.alive),
+                    of_not=lambda rules, state, o: o is None or (
+                        p := state.players.get(get(o))) is None or not p.alive)
             if which == "has" and len(outs) == 2:
                 status = outs[1].value
                 return _Out(lambda env: (o := env[fv]) is not None and (
@@ -562,6 +575,12 @@ class _Compiler:
                     and status in p.statuses, kind, strict=True, uses=_uses(*outs),
                     negated=lambda env: (o := env[fv]) is None or (
                         p := env["$state"].players.get(get(o))) is None
+                    or status not in p.statuses,
+                    of_player=(fv, lambda rules, state, o: o is not None and (
+                        p := state.players.get(get(o))) is not None
+                        and status in p.statuses),
+                    of_not=lambda rules, state, o: o is None or (
+                        p := state.players.get(get(o))) is None
                     or status not in p.statuses)
         if which is not None and outs and outs[0].var is not None:
             v = outs[0].var
@@ -679,8 +698,14 @@ class _Compiler:
             # tested as it is read, the variable never bound
             return _Out(_record_filter(over, cond_out.record), list_of(elem.type),
                         uses=uses, comp=parts)
+        test = _test_of(cond_out, var)
+        if test is not None and elem.var == var:
+            # ``[s for s in subs('kill') if is_alive(s.player) and … s.action != 'pass']``
+            # (C7.1's choices): each item tested as it is, the variable never bound
+            return _Out(_tested_filter(over, test), list_of(elem.type), uses=uses,
+                        comp=parts, comp_filter=by_role, comp_test=test)
         return _Out(_comprehension(*parts), list_of(elem.type), uses=uses, comp=parts,
-                    comp_filter=by_role)
+                    comp_filter=by_role, comp_test=test)
 
     def _map_comp(self, key: Tree[Token], value: Tree[Token], name: Token,
                   source: Tree[Token], condition: Tree[Token] | None) -> _Out:
@@ -693,6 +718,26 @@ class _Compiler:
 
         kget = k.field_of[1] if k.field_of is not None and k.field_of[0] == var else None
         vget = v.field_of[1] if v.field_of is not None and v.field_of[0] == var else None
+        test = _test_of(cond_out, var)
+        if kget is not None and vget is not None and test is not None:
+            # ``{s.player: s.target for s in subs(slot) if …}`` (C3.2's valid ballots):
+            # the fields read here, each item tested as it is, the variable never bound
+            def tested_fields(env: Env) -> dict[Any, Any]:
+                items = over(env)
+                found: dict[Any, Any] = {}
+                if not items and items is not None:
+                    return found
+                state = env["$state"]
+                for item in items:
+                    if test(env, state, item):
+                        if item is None:
+                            found[None] = None
+                        else:
+                            found[kget(item)] = vget(item)
+                return found
+
+            return _Out(tested_fields, f"map[{k.type},{v.type}]",
+                        uses=over_out.uses | (_uses(cond_out, k, v) - {var}))
         if kget is not None and vget is not None:
             # ``{s.player: s.target for s in …}`` (C3.2's ballots): the fields read here
             def fields(env: Env) -> dict[Any, Any]:
@@ -759,7 +804,7 @@ class _Compiler:
         if xo.strict and yo.strict:
             terms = (*(xo.or_ or (x,)), y)
             return _Out(_any_of(terms), "bool", strict=True, uses=_uses(xo, yo), or_=terms,
-                        of_player=_both_of_player(xo, yo, False))
+                        **_both_of_player(xo, yo, False))
         return _Out(lambda env: bool(x(env)) or bool(y(env)), "bool", strict=True,
                     uses=_uses(xo, yo))
 
@@ -793,7 +838,7 @@ class _Compiler:
             and_uses = (*(xo.and_uses or (xo.uses,)), yo.uses)
             return _Out(all_of(terms), "bool", strict=True, uses=_uses(xo, yo), and_=terms,
                         and_uses=and_uses, role_filter=role_filter,
-                        of_player=_both_of_player(xo, yo, True))
+                        **_both_of_player(xo, yo, True))
         return _Out(lambda env: bool(x(env)) and bool(y(env)), "bool", strict=True,
                     uses=_uses(xo, yo), role_filter=role_filter)
 
@@ -809,7 +854,10 @@ class _Compiler:
                 record = (rv, xo.record_not, not missing)
             return _Out(xo.negated, "bool", strict=True, uses=xo.uses, negated=x,
                         record=record, record_not=None if record is None else test,
-                        of_player=None if record is not None else _not_of_player(xo))
+                        of_player=None if record is not None else (
+                            (xo.of_player[0], xo.of_not) if xo.of_player is not None
+                            and xo.of_not is not None else _not_of_player(xo)),
+                        of_not=None if xo.of_player is None else xo.of_player[1])
         if xo.call is not None:  # ``not has(p, 'x')`` has two arguments; one: called here
             impl, v = xo.call
             return _Out(lambda env: not impl(env, env[v]), "bool", strict=True, uses=xo.uses)
@@ -862,7 +910,10 @@ class _Compiler:
                     equals=equals, negated=negated, record=record, record_not=record_not,
                     role_filter=role_filter, nothing_awaited_of=nothing_awaited_of,
                     of_player=None if record is not None else _compare_of_player(
-                        str(op), x, y))
+                        str(op), x, y),
+                    of_not=None if record is not None or str(op) not in ("==", "!=") else (
+                        _test_only(_compare_of_player("!=" if str(op) == "==" else "==",
+                                                      x, y))))
 
     def _role_filter(self, which: str, var: str, values: Sequence[Any]) -> RoleFilter | None:
         """``role(VAR)`` or ``faction(VAR)`` equal to one of ``values`` (no ``none``
@@ -1153,7 +1204,8 @@ def _compare_code(op: str, x: _Out, y: _Out) -> Compiled:
             if op == "==":
                 return lambda env: not env["$rules"].awaited_slots(env["$state"], env[asker])
             return lambda env: bool(env["$rules"].awaited_slots(env["$state"], env[asker]))
-        found = (_first_of(*arg.comp, True, arg.comp_filter) if arg.comp is not None
+        found = (_first_of(*arg.comp, True, arg.comp_filter, arg.comp_test)
+                 if arg.comp is not None
                  else arg.run)
         if op == "==":
             return lambda env: not found(env)
@@ -1345,8 +1397,17 @@ def _compare_of_player(op: str, x: _Out, y: _Out) -> tuple[str, PlayerTest] | No
     actor``)."""
     if op not in ("==", "!="):
         return None
-    if y.value is None or x.value is None:
-        side = x if y.value is None else y
+    if x.value is not _NO and y.value is _NO:
+        x, y = y, x  # the constant on the right
+    if y.value is not _NO and x.field_of is not None:
+        # ``s.target != none``, ``s.action != 'pass'`` (C3.2's ballots, C7.1's choices)
+        return x.field_of[0], _field_test(op, x.field_of[1], y.value)
+    for a, b in ((x, y), (y, x)):
+        if a.flag_field is not None and b.field_of is not None and (
+                b.field_of[0] == a.flag_field[1]):
+            return a.flag_field[1], _fact_of_field_test(op, a.flag_field, b.field_of[1])
+    if y.value is None:
+        side = x
         if side.sub_key is None or side.value is not _NO:
             return None
         giver, slot = side.sub_key
@@ -1356,6 +1417,30 @@ def _compare_of_player(op: str, x: _Out, y: _Out) -> tuple[str, PlayerTest] | No
         return giver, lambda rules, state, p: p is not None and (
             (p, slot) in state.submissions)
     return _kept_of_player(op, x, y) or _kept_of_player(op, y, x)
+
+
+def _field_test(op: str, get: Callable[[Any], Any], c: Any) -> PlayerTest:
+    """:func:`_field_compare`'s answers as a test of the variable's value."""
+    if c is None:
+        if op == "==":
+            return lambda rules, state, o: o is None or get(o) is None
+        return lambda rules, state, o: o is not None and get(o) is not None
+    if op == "==":
+        return lambda rules, state, o: o is not None and get(o) == c
+    return lambda rules, state, o: o is None or get(o) != c
+
+
+def _fact_of_field_test(op: str, flag_field: tuple[str, str, Callable[[Any], Any]],
+                        field_get: Callable[[Any], Any]) -> PlayerTest:
+    """:func:`_fact_of_field_compare`'s answers as a test of the variable's value."""
+    base, _, fact_get = flag_field
+    if op == "==":
+        return lambda rules, state, o: (state.flags.get(base) == None  # noqa: E711
+                                        if o is None else state.flags.get(
+                                            base + (fact_get(o) or "")) == field_get(o))
+    return lambda rules, state, o: (state.flags.get(base) != None  # noqa: E711
+                                    if o is None else state.flags.get(
+                                        base + (fact_get(o) or "")) != field_get(o))
 
 
 def _kept_of_player(op: str, a: _Out, b: _Out) -> tuple[str, PlayerTest] | None:
@@ -1384,16 +1469,48 @@ def _kept_of_player(op: str, a: _Out, b: _Out) -> tuple[str, PlayerTest] | None:
     return b.var, kept
 
 
-def _both_of_player(x: _Out, y: _Out, both: bool) -> tuple[str, PlayerTest] | None:
-    """:attr:`_Out.of_player` of ``x and y`` (``both``) or ``x or y``, two such tests of
-    the same variable."""
+def _both_of_player(x: _Out, y: _Out, both: bool) -> dict[str, Any]:
+    """:attr:`_Out.of_player` (with :attr:`_Out.of_and` or :attr:`_Out.of_or`) of ``x and
+    y`` (``both``) or ``x or y``, two such tests of the same variable; ``{}`` if not."""
     if x.of_player is None or y.of_player is None or x.of_player[0] != y.of_player[0]:
-        return None
-    (var, a), (_, b) = x.of_player, y.of_player
+        return {}
+    chain = x.of_and if both else x.of_or
+    tests = (*(chain or (x.of_player[1],)), y.of_player[1])
     if both:
-        return var, lambda rules, state, value: a(rules, state, value) and b(
-            rules, state, value)
-    return var, lambda rules, state, value: a(rules, state, value) or b(rules, state, value)
+        return {"of_player": (x.of_player[0], _all_tests(tests)), "of_and": tests}
+    return {"of_player": (x.of_player[0], _any_test(tests)), "of_or": tests}
+
+
+def _all_tests(tests: tuple[PlayerTest, ...]) -> PlayerTest:
+    """``a and b and …`` of tests of one value, in one function (see :func:`all_of`)."""
+    if len(tests) == 2:
+        a, b = tests
+        return lambda r, s, v: a(r, s, v) and b(r, s, v)
+    if len(tests) == 3:
+        a, b, c = tests
+        return lambda r, s, v: a(r, s, v) and b(r, s, v) and c(r, s, v)
+    if len(tests) == 4:
+        a, b, c, d = tests
+        return lambda r, s, v: a(r, s, v) and b(r, s, v) and c(r, s, v) and d(r, s, v)
+    if len(tests) == 5:  # (C3.2's valid ballot)
+        a, b, c, d, e = tests
+        return lambda r, s, v: (a(r, s, v) and b(r, s, v) and c(r, s, v) and d(r, s, v)
+                                and e(r, s, v))
+    first, rest = tests[0], _all_tests(tests[1:])
+    return lambda r, s, v: first(r, s, v) and rest(r, s, v)
+
+
+def _any_test(tests: tuple[PlayerTest, ...]) -> PlayerTest:
+    """``a or b or …`` of tests of one value, in one function."""
+    if len(tests) == 2:
+        a, b = tests
+        return lambda r, s, v: a(r, s, v) or b(r, s, v)
+    first, rest = tests[0], _any_test(tests[1:])
+    return lambda r, s, v: first(r, s, v) or rest(r, s, v)
+
+
+def _test_only(of_player: tuple[str, PlayerTest] | None) -> PlayerTest | None:
+    return None if of_player is None else of_player[1]
 
 
 def _not_of_player(x: _Out) -> tuple[str, PlayerTest] | None:
@@ -1500,6 +1617,32 @@ def _role_comprehension(var: str, over: Compiled, by_role: RoleFilter) -> Compil
     return run_rest
 
 
+def _test_of(cond: _Out | None, var: str) -> PlayerTest | None:
+    """A comprehension's condition as a test of its item (:attr:`_Out.of_player` on the
+    comprehension's own variable), or ``None``."""
+    if cond is None or cond.of_player is None or cond.of_player[0] != var:
+        return None
+    return cond.of_player[1]
+
+
+def _tested_filter(over: Compiled, test: PlayerTest) -> Compiled:
+    """``[v for v in over if TEST(v)]`` of a test of the item: the same list as
+    :func:`_comprehension`'s (the test reads the item, the state and the rules only; the
+    environment holds ``$rules`` and ``$facts``)."""
+    def run(env: Env) -> list[Any]:
+        items = over(env)
+        found: list[Any] = []
+        if not items and items is not None:
+            return found
+        state = env["$state"]
+        for value in items:
+            if test(env, state, value):
+                found.append(value)
+        return found
+
+    return run
+
+
 def _comprehension(var: str, over: Compiled, cond: Compiled | None,
                    element: Compiled | None) -> Compiled:
     """``[element for var in over if cond]``: the item is bound in the environment itself
@@ -1541,7 +1684,8 @@ def _comprehension(var: str, over: Compiled, cond: Compiled | None,
 
 
 def _first_of(var: str, over: Compiled, cond: Compiled | None, element: Compiled | None,
-              some: bool, by_role: RoleFilter | None = None) -> Compiled:
+              some: bool, by_role: RoleFilter | None = None,
+              test: PlayerTest | None = None) -> Compiled:
     """``first([element for var in over if cond])`` (``some``: ``some([…])``) without the
     list: the items are looked at until one passes ``cond`` (who leads, C5; whether
     anyone left last night, C2.4). The same answer as the whole comprehension's, as an
@@ -1573,6 +1717,33 @@ def _first_of(var: str, over: Compiled, cond: Compiled | None, element: Compiled
             return False if some else None
 
         return by_roles
+
+    if test is not None:
+        # ``cond`` as a test of the item (:attr:`_Out.of_player`): the name bound only
+        # for the element of the item found
+        def tested(env: Env) -> Any:
+            items = over(env)
+            if not items and items is not None:
+                return False if some else None
+            state = env["$state"]
+            for value in items:
+                if test(env, state, value):
+                    if some:
+                        return True
+                    if element is None:
+                        return value
+                    had, old = var in env, env.get(var)
+                    env[var] = value
+                    try:
+                        return element(env)
+                    finally:
+                        if had:
+                            env[var] = old
+                        else:
+                            env.pop(var, None)
+            return False if some else None
+
+        return tested
 
     def run(env: Env) -> Any:
         items = over(env)
