@@ -186,6 +186,10 @@ _TESTED = (
     "first([s.target for s in subs('vote') if is_alive(s.player) and s.target != none])",
     "some([s for s in subs('vote') if partner(s.player) != s.target and s.action == 'vote'])",
     "[p for p in players() if sub(p, 'vote') != none and leader != p]",
+    # C15's ``acting`` and C7.1's choices: the role or faction of the item's player
+    "[s for s in subs('kill') if s.action != 'pass' and role(s.player) == 'changeling']",
+    "[s for s in subs('kill') if is_alive(s.player) and team(s.player) and s.action != 'pass']",
+    "[s for s in subs('vote') if faction(s.target) != 'changelings']",
 )
 
 

@@ -346,6 +346,10 @@ class _Out:
     of_or: tuple[PlayerTest, ...] | None = None
     #: the test of ``not`` this condition, in one function (see :attr:`negated`)
     of_not: PlayerTest | None = None
+    #: ``run`` is ``role(VAR.F)`` or ``faction(VAR.F)``: (which, VAR, F's getter), for a
+    #: comparison with a constant to be a test of VAR's value (C15's ``acting``: ``role(
+    #: s.player) == 'liar'``; C7.1's ``team(s.player)``)
+    player_read_field: tuple[str, str, Callable[[Any], Any]] | None = None
 
     def __post_init__(self) -> None:
         if self.of_player is None and self.record is not None:
@@ -601,6 +605,9 @@ class _Compiler:
             if which in ("role", "faction") and len(outs) == 1:
                 return _Out(_call_code(function.run, outs), kind, strict=function.strict,
                             uses=_uses(*outs), call=call, player_read=(which, v))
+        if which in ("role", "faction") and len(outs) == 1 and outs[0].field_of is not None:
+            return _Out(_call_code(function.run, outs), kind, strict=function.strict,
+                        uses=_uses(*outs), player_read_field=(which, *outs[0].field_of))
         return _Out(_call_code(function.run, outs), kind, strict=function.strict,
                     uses=_uses(*outs), call=call)
 
@@ -1406,6 +1413,9 @@ def _compare_of_player(op: str, x: _Out, y: _Out) -> tuple[str, PlayerTest] | No
         if a.flag_field is not None and b.field_of is not None and (
                 b.field_of[0] == a.flag_field[1]):
             return a.flag_field[1], _fact_of_field_test(op, a.flag_field, b.field_of[1])
+    if y.value is not _NO and y.value is not None and x.player_read_field is not None:
+        which, var, get = x.player_read_field
+        return var, _player_field_test(op, which, get, y.value)
     if y.value is None:
         side = x
         if side.sub_key is None or side.value is not _NO:
@@ -1428,6 +1438,25 @@ def _field_test(op: str, get: Callable[[Any], Any], c: Any) -> PlayerTest:
     if op == "==":
         return lambda rules, state, o: o is not None and get(o) == c
     return lambda rules, state, o: o is None or get(o) != c
+
+
+def _player_field_test(op: str, which: str, get: Callable[[Any], Any], c: Any
+                       ) -> PlayerTest:
+    """``role(VAR.F) == C`` / ``faction(VAR.F) == C`` (``!=``; C not ``none``) as a test
+    of VAR's value: the builtin's answer (``none`` for nobody) compared."""
+    if which == "role":
+        if op == "==":
+            return lambda rules, state, o: o is not None and (
+                p := state.players.get(get(o))) is not None and p.role == c
+        return lambda rules, state, o: o is None or (
+            p := state.players.get(get(o))) is None or p.role != c
+    if op == "==":
+        return lambda rules, state, o: o is not None and (
+            p := state.players.get(get(o))) is not None and (
+            rules["$rules"].role_factions.get(p.role) == c)
+    return lambda rules, state, o: o is None or (
+        p := state.players.get(get(o))) is None or (
+        rules["$rules"].role_factions.get(p.role) != c)
 
 
 def _fact_of_field_test(op: str, flag_field: tuple[str, str, Callable[[Any], Any]],
