@@ -30,6 +30,22 @@ def _plain(rules: DataRuleset, source: str) -> Any:
     return rules._expr(f"({source}) if true else false", ("test",), "bool", actor="player")
 
 
+def _wanted_plainly(rules: DataRuleset, state: Any, stage: Any) -> frozenset[Any]:
+    """What a stage awaits, each ``awaits`` entry read on its own (C2.3)."""
+    found = set()
+    for var, over, cond, who, slot in stage.awaits:
+        env = rules.env(state)
+        if who is not None:
+            if who.run(env) is not None:
+                found.add((who.run(env), slot.run(env)))
+            continue
+        for name in over.run(env):
+            env[var] = name
+            if cond is None or cond.run(env):
+                found.add((name, slot.run(env)))
+    return frozenset(found)
+
+
 def _turns(ruleset: str, preset: str, seed: int, bots: str,
            check: Any) -> int:
     turns = 0
@@ -68,6 +84,8 @@ def test_kept_answers_equal_fresh_ones_at_every_turn(ruleset: str, preset: str,
             seen_awaits += 1
             wanted = rules._wanted(state, stage)
             assert stage.wanted_now(state) == wanted
+            # and what ``_wanted``'s one pass by role gives is what each entry gives
+            assert wanted == _wanted_plainly(rules, state, stage)
             assert rules.all_inputs_in(state) == (state.submissions.keys() >= wanted)
             assert rules._missing(state) == frozenset(
                 key for key in wanted if key not in state.submissions)

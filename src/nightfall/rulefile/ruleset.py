@@ -144,6 +144,13 @@ class CompiledStage:
     before_conditions: tuple[tuple[str, Expr | None], ...] = field(init=False)
     engine_steps: tuple[Step, ...] = field(init=False)
     by_player: Callable[[GameState], dict[str, list[str]]] = field(init=False)
+    #: the ``awaits`` entries over ``alive()`` whose test is a role filter on their
+    #: player (C2.3: the changelings' choice, the shield, stage 2's roles), by role: (the
+    #: entry's name, the rest of its test, its slot's code, or the slot itself when it is
+    #: a constant); one pass over the living players asks them all (``_wanted``)
+    alive_by_role: dict[str | None, list[tuple[str, Any, Any, Any]]] = field(init=False)
+    #: the other entries, asked one by one
+    other_awaits: list[tuple[str, Expr, Expr | None, Expr | None, Expr]] = field(init=False)
     #: the same three, kept (``kept.keeper``): what is wanted, what is missing, and what
     #: is wanted by player
     wanted_now: Callable[[GameState], frozenset[tuple[str, str]]] = field(init=False)
@@ -670,6 +677,20 @@ class DataRuleset(RulesetBase):
             return found
 
         stage.wanted, stage.still_missing, stage.by_player = wanted, still_missing, by_player
+        stage.alive_by_role, stage.other_awaits = {}, []
+        for entry in stage.awaits or ():
+            var, over, cond, who, slot = entry
+            by_role = cond.role_filter if cond is not None else None
+            if (who is not None or by_role is None or by_role[0] != var
+                    or over.source.replace(" ", "") != "alive()"):
+                stage.other_awaits.append(entry)
+                continue
+            constant = None
+            if not slot.variables and not slot.reads and not slot.facts:
+                constant = slot.run(self.env(None))  # ``'kill'``: a name, known at load
+            for role in by_role[1]:
+                stage.alive_by_role.setdefault(role, []).append(
+                    (var, by_role[2], slot.run if constant is None else None, constant))
         stage.by_player_key = ("rf.awaited", self, stage.id)
         stage.wanted_now = keeper(stage.wanted_key, stage.await_parts, stage.await_facts,
                                   wanted)
@@ -1284,7 +1305,22 @@ class DataRuleset(RulesetBase):
         assert stage.awaits is not None
         wanted: set[tuple[str, str]] = set()
         base = self.env(state)
-        for var, over, cond, who, slot in stage.awaits:
+        of_role = stage.alive_by_role
+        if of_role:
+            # one pass over the living players for every entry over ``alive()`` with a
+            # role filter: each player's role read once, the entries of that role asked
+            # (an expression changes nothing, so the order they are asked in does not
+            # matter; each reads only its own name)
+            players = state.players
+            for name in alive_pool(state):
+                entries = of_role.get(players[name].role)
+                if entries is None:
+                    continue
+                for var, rest, which, constant in entries:
+                    base[var] = name
+                    if rest is None or rest(base):
+                        wanted.add((name, constant if which is None else which(base)))
+        for var, over, cond, who, slot in stage.other_awaits:
             if who is not None:
                 player = who.run(base)
                 if player is not None:
