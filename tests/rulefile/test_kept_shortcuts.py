@@ -46,6 +46,11 @@ def _wanted_plainly(rules: DataRuleset, state: Any, stage: Any) -> frozenset[Any
     return frozenset(found)
 
 
+def _as_test(check: Any, ability: Any) -> Any:
+    """An actor check as a test of the actor (refused: ``True``)."""
+    return lambda rules, state, actor: check(state, ability, actor) is not None
+
+
 def _turns(ruleset: str, preset: str, seed: int, bots: str,
            check: Any) -> int:
     turns = 0
@@ -173,9 +178,18 @@ def test_an_actor_check_asked_without_an_environment_gives_the_plain_verdicts(
             "has(actor, 'voiceless')", "leader != actor",
             "succession != actor and leader != actor",
             "sub(actor, 'vote') == none and sub(actor, 'elect') == none"}
-        on_actor = [c for c in rules.book.abilities["tiebreak"].late_actor_checks
-                    if getattr(c, "__name__", "") == "on_actor"]
-        assert on_actor and "of_actor" in on_actor[0].__code__.co_freevars
+        # the checks as the listing asks them: C5.3's and C5.4's read the leader and the
+        # pending succession in place (``of_lookups``), C3.1's through ``of_player``
+        for action, source, reads in (
+                ("tiebreak", "leader != actor", "lookups"),
+                ("successor", "succession != actor and leader != actor", "lookups"),
+                ("vote", "has(actor, 'voiceless')", "of_actor"),
+                ("unvote", "sub(actor, 'vote') == none and sub(actor, 'elect') == none",
+                 "of_actor")):
+            ability = rules.book.abilities[action]
+            (check,) = [c for c in ability.late_actor_checks
+                        if reads in getattr(c, "__code__", compile("", "", "exec")).co_freevars]
+            shortcuts.append((action, source, _as_test(check, ability), _plain(rules, source)))
     static = {"$rules": rules, "$facts": rules.facts}
     verdicts = {True: 0, False: 0}
 

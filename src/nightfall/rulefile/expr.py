@@ -86,6 +86,11 @@ RoleFilter = tuple[str, frozenset[str], "Compiled | None"]
 #: a test of one variable's value without an environment: ``test(rules, state, value)``,
 #: ``rules`` holding ``$rules`` and ``$facts`` only (see :attr:`_Out.of_player`)
 PlayerTest = Callable[[Env, Any, Any], bool]
+#: ``FACT == VAR`` of a fact of nobody in particular or ``KEPT == VAR`` of a kept
+#: definition (``!=`` when ``equal`` is false), as the value's lookup: (the definition's
+#: memo key or ``None``, the fact's flag key or ``None``, the part the memo entry is
+#: kept by, the definition's code, equal); see :attr:`_Out.of_lookups`
+Lookup = tuple[Any, "str | None", int, "Compiled | None", bool]
 
 
 class ExprError(ValueError):
@@ -239,6 +244,8 @@ class Expr:
     nothing_awaited_of: str | None = None
     #: see :attr:`_Out.of_player`
     of_player: tuple[str, PlayerTest] | None = None
+    #: see :attr:`_Out.of_lookups`
+    of_lookups: tuple[Lookup, ...] | None = None
 
 
 #: a value that is not a constant
@@ -346,6 +353,10 @@ class _Out:
     of_or: tuple[PlayerTest, ...] | None = None
     #: the test of ``not`` this condition, in one function (see :attr:`negated`)
     of_not: PlayerTest | None = None
+    #: :attr:`of_player` is ``a and b and …`` of lookups compared with the variable
+    #: (C5.3's ``leader != actor``, C5.4's ``succession != actor and leader != actor``:
+    #: every legal list asks both), for an actor check to read them in place
+    of_lookups: tuple[Lookup, ...] | None = None
     #: ``run`` is ``role(VAR.F)`` or ``faction(VAR.F)``: (which, VAR, F's getter), for a
     #: comparison with a constant to be a test of VAR's value (C15's ``acting``: ``role(
     #: s.player) == 'liar'``; C7.1's ``team(s.player)``)
@@ -918,6 +929,7 @@ class _Compiler:
                     role_filter=role_filter, nothing_awaited_of=nothing_awaited_of,
                     of_player=None if record is not None else _compare_of_player(
                         str(op), x, y),
+                    of_lookups=None if record is not None else _lookups_of(str(op), x, y),
                     of_not=None if record is not None or str(op) not in ("==", "!=") else (
                         _test_only(_compare_of_player("!=" if str(op) == "==" else "==",
                                                       x, y))))
@@ -1498,6 +1510,21 @@ def _kept_of_player(op: str, a: _Out, b: _Out) -> tuple[str, PlayerTest] | None:
     return b.var, kept
 
 
+def _lookups_of(op: str, x: _Out, y: _Out) -> tuple[Lookup, ...] | None:
+    """:attr:`_Out.of_lookups` of ``x OP y``: the shapes :func:`_kept_of_player` reads."""
+    if op not in ("==", "!="):
+        return None
+    for a, b in ((x, y), (y, x)):
+        if b.var is None:
+            continue
+        if a.flag is not None and a.flag[1] is None:
+            return ((None, a.flag[0], 0, None, op == "=="),)
+        if a.kept_read is not None:
+            memo_key, part, compute = a.kept_read
+            return ((memo_key, None, part, compute, op == "=="),)
+    return None
+
+
 def _both_of_player(x: _Out, y: _Out, both: bool) -> dict[str, Any]:
     """:attr:`_Out.of_player` (with :attr:`_Out.of_and` or :attr:`_Out.of_or`) of ``x and
     y`` (``both``) or ``x or y``, two such tests of the same variable; ``{}`` if not."""
@@ -1506,7 +1533,10 @@ def _both_of_player(x: _Out, y: _Out, both: bool) -> dict[str, Any]:
     chain = x.of_and if both else x.of_or
     tests = (*(chain or (x.of_player[1],)), y.of_player[1])
     if both:
-        return {"of_player": (x.of_player[0], _all_tests(tests)), "of_and": tests}
+        lookups = (None if x.of_lookups is None or y.of_lookups is None
+                   else (*x.of_lookups, *y.of_lookups))
+        return {"of_player": (x.of_player[0], _all_tests(tests)), "of_and": tests,
+                "of_lookups": lookups}
     return {"of_player": (x.of_player[0], _any_test(tests)), "of_or": tests}
 
 
@@ -1837,7 +1867,7 @@ def compile_expr(source: Any, scope: Scope, want: str | None = None) -> Expr:
                 frozenset(compiler.facts), frozenset(compiler.reads), strict=out.strict,
                 equals=out.equals, tree=tree, inlinable=not _has_comprehension(tree),
                 role_filter=out.role_filter, nothing_awaited_of=out.nothing_awaited_of,
-                of_player=out.of_player,
+                of_player=out.of_player, of_lookups=out.of_lookups,
                 and_terms=None if out.and_ is None or out.and_uses is None else tuple(
                     zip(out.and_, out.and_uses, strict=True)))
 

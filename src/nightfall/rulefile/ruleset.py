@@ -47,6 +47,7 @@ from nightfall.engine.state import PHASE as PHASE_PART
 from nightfall.engine.text import N_, Term, TermNames, Text
 from nightfall.rulefile import hooks as hook_registry
 from nightfall.rulefile.builtins import (
+    ALIVE_MEMO,
     BUILTINS,
     FLAG_READS,
     OPTIONS,
@@ -919,7 +920,28 @@ class DataRuleset(RulesetBase):
                 return None if awaits_any(state, actor) else refused
 
             return nothing_awaited
-        if fixed is not None and cond.of_player is not None and cond.of_player[0] == "actor" \
+        if fixed is not None and cond.of_lookups is not None and cond.of_player is not None \
+                and cond.of_player[0] == "actor" and used == {"actor"}:
+            # C5.3's ``leader != actor``, C5.4's ``succession != actor and leader !=
+            # actor`` (every legal list asks both): each fact or kept definition read in
+            # place, the same verdicts as the condition's
+            lookups, static = cond.of_lookups, {"$rules": rules, "$facts": facts}
+
+            def on_actor(state: GameState, ability: Ability, actor: str) -> Text | None:
+                for memo_key, flag, part, compute, equal in lookups:
+                    if flag is not None:
+                        value = state.flags.get(flag)
+                    else:
+                        entry = state.memo.get(memo_key)
+                        if entry is not None and entry[0] == state.stamp[part]:
+                            value = entry[1]
+                        else:  # worked out (and kept) by the definition's own code
+                            assert compute is not None
+                            value = compute({"$state": state, **static})
+                    if (value == actor) is not equal:  # a term is false: not refused
+                        return None
+                return fixed
+        elif fixed is not None and cond.of_player is not None and cond.of_player[0] == "actor" \
                 and used == {"actor"}:
             # a test of the actor's value alone (C3.1's ``has(actor, 'voiceless')``,
             # C5.3's ``leader != actor``, C5.4's ``succession != actor and leader !=
@@ -1398,6 +1420,10 @@ class DataRuleset(RulesetBase):
     def legal_commands(self, state: GameState, player: str) -> list[Command]:
         if state.ended:
             return []
+        # ``alive_pool`` inlined (its memo entry read here: one call less per list)
+        entry = state.memo.get(ALIVE_MEMO)
+        if entry is not None and entry[0] == state.stamp[PLAYERS]:
+            return self.book.legal_commands(state, player, entry[1])
         return self.book.legal_commands(state, player, alive_pool(state))
 
     # -- setup ---------------------------------------------------------------------------
