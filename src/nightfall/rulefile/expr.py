@@ -1789,17 +1789,8 @@ def _first_of(var: str, over: Compiled, cond: Compiled | None, element: Compiled
                 if test(env, state, value):
                     if some:
                         return True
-                    if element is None:
-                        return value
-                    had, old = var in env, env.get(var)
-                    env[var] = value
-                    try:
-                        return element(env)
-                    finally:
-                        if had:
-                            env[var] = old
-                        else:
-                            env.pop(var, None)
+                    return value if element is None else _element_of(env, var, value,
+                                                                      element)
             return False if some else None
 
         return tested
@@ -1824,6 +1815,19 @@ def _first_of(var: str, over: Compiled, cond: Compiled | None, element: Compiled
         return False if some else None
 
     return run
+
+
+def _element_of(env: Env, var: str, value: Any, element: Compiled) -> Any:
+    """``element`` with ``var`` bound to ``value``, the name's old value put back after."""
+    had, old = var in env, env.get(var)
+    env[var] = value
+    try:
+        return element(env)
+    finally:
+        if had:
+            env[var] = old
+        else:
+            env.pop(var, None)
 
 
 def _count_name(tree: Any, name: str) -> int:
