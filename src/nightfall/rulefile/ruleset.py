@@ -1083,6 +1083,9 @@ class DataRuleset(RulesetBase):
                                     viewer="player", p="player")
         self.status_seen = self._expr(view.status_seen, ("view", "status_seen"), "bool",
                                       viewer="player", p="player", s="status")
+        #: C1.7's ``team(viewer) and team(p)``: the terms that read only the viewer asked
+        #: once per view, the rest per player (``view.project``)
+        self.role_seen_split = _target_free_start(self.role_seen, "p")
         self.me_fields: dict[str, tuple[Expr, Expr | None]] = {}
         for key, spec in view.me.items():
             path: tuple[str | int, ...] = ("view", "me", key)
@@ -1458,14 +1461,16 @@ def keyed_by(exprs: Sequence[Any]) -> tuple[tuple[int, ...], tuple[str, ...]]:
     return parts or (PHASE_PART,), facts
 
 
-def _target_free_start(cond: Expr) -> tuple[Compiled, Compiled] | None:
+def _target_free_start(cond: Expr, name: str = "target"
+                       ) -> tuple[Compiled, Compiled] | None:
     """Of a condition ``a and b and …``, the code of its first terms that do not read
-    ``target`` and of the rest, if both are there (see ``_refuse_when``)."""
+    ``name`` and of the rest, if both are there (see ``_refuse_when``; the view's
+    ``role_seen``, whose first terms read only the viewer)."""
     terms = cond.and_terms
     if terms is None:
         return None
     free = 0
-    while free < len(terms) and "target" not in terms[free][1]:
+    while free < len(terms) and name not in terms[free][1]:
         free += 1
     if free == 0 or free == len(terms):
         return None

@@ -22,11 +22,17 @@ if TYPE_CHECKING:
 
 
 def _notes(env: dict[str, Any], lines: list[Any]) -> list[Any]:
-    """The sentences of a viewer's notes, in order (a line with ``for``: one per item)."""
+    """The sentences of a viewer's notes, in order (a line with ``for``: one per item,
+    bound in one copy of the environment)."""
     found = []
     for var, over, cond, text in lines:
-        for value in (over.run(env) or ()) if over is not None else (None,):
-            inner = {**env, var: value} if var is not None else env
+        if var is None:
+            if cond.run(env):
+                found.append(text(env))
+            continue
+        inner = dict(env)
+        for value in over.run(env) or ():
+            inner[var] = value
             if cond.run(inner):
                 found.append(text(inner))
     return found
@@ -37,14 +43,33 @@ def project(rules: DataRuleset, state: GameState, viewer: str | None, gm: bool =
     me = state.players.get(viewer) if viewer is not None else None
     over = state.ended or gm
     players = []
+    # one environment for every player and status (``p`` and ``s`` set afresh for each;
+    # an expression reads only its own names and changes nothing)
+    env = rules.env(state, viewer=viewer)
+    role_seen, status_seen = rules.role_seen.run, rules.status_seen.run
+    public = rules.public_statuses
+    split = rules.role_seen_split
+    gate: bool | None = None  # the viewer's terms of ``role_seen``, asked once if needed
     for p in state.players.values():
         own = me is not None and p.name == me.name
-        env = rules.env(state, viewer=viewer, p=p.name)
-        role_known = over or own or not p.alive or bool(rules.role_seen.run(env))
-        statuses = sorted(
-            s for s in p.statuses
-            if over or own or s in rules.public_statuses
-            or bool(rules.status_seen.run({**env, "s": s})))
+        env["p"] = p.name
+        if over or own or not p.alive:
+            role_known = True
+        elif split is None:
+            role_known = bool(role_seen(env))
+        else:
+            if gate is None:
+                gate = bool(split[0](env))
+            role_known = gate and bool(split[1](env))
+        statuses = []
+        for s in p.statuses:
+            if over or own or s in public:
+                statuses.append(s)
+            else:
+                env["s"] = s
+                if status_seen(env):
+                    statuses.append(s)
+        statuses.sort()
         players.append({"name": p.name, "seat": p.seat, "description": p.description,
                         "alive": p.alive, "left": departure(p),
                         "role": p.role if role_known else None, "statuses": statuses})
