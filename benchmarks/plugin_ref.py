@@ -9,10 +9,12 @@ that commit), one the rule file at that commit (``changelings-data`` then), and 
 rule file of this checkout (``changelings``), so each figure is printed as plugin@ref,
 data@ref and data@HEAD. The workers take turns game by game (one plays while the others
 wait), so other load on the machine falls on all three alike; each reports the CPU time
-of its own games.
+of its own games. Each contender has a worker per hash seed of :data:`LAYOUTS`, and a
+game is played by every contender in the same layout.
 
     from plugin_ref import Contenders
     with Contenders() as run:
+        run.warm("canterlot-15", "random")   # a game in every worker, not counted
         seconds = run.play("canterlot-15", seed, "random")   # {name: CPU seconds}
         run.count("canterlot-15", seed, "random")   # adds to run.spent, run.median(name)
 """
@@ -64,17 +66,27 @@ CONTENDERS = (("plugin@ref", "ref", "changelings"), ("data@ref", "ref", "changel
               ("data@HEAD", "head", "changelings"))
 
 
+#: the hash seeds the workers of each contender run with (``PYTHONHASHSEED``): the seed
+#: moves a process's dict and set layouts, and a contender's time with them by several
+#: percent (one seed read data@HEAD 1.42×, others up to 1.48×: docs/performance.md,
+#: round 7), so every contender plays on the same few layouts, game by game in turn
+LAYOUTS = (0, 1, 2, 3)
+
+
 class Contenders:
-    """Three worker processes, one per contender, started on entry; ``against``: one more
-    per commit named, the rule file at that commit (``data@<commit>``, from its own
-    ``git archive`` copy), so that a change to the interpreter is timed in turns with the
-    sources it started from (the instruction counts of ``sim_callgrind.py`` and the time
-    do not move alike: docs/performance.md, round 6)."""
+    """Worker processes for three contenders, started on entry: one per contender and
+    hash seed of :data:`LAYOUTS` (game ``seed`` is played by every contender's worker of
+    layout ``seed % len(LAYOUTS)``); ``against``: one more contender per commit named,
+    the rule file at that commit (``data@<commit>``, from its own ``git archive`` copy),
+    so that a change to the interpreter is timed in turns with the sources it started
+    from (the instruction counts of ``sim_callgrind.py`` and the time do not move alike:
+    docs/performance.md, round 6)."""
 
     def __init__(self, against: tuple[str, ...] = ()) -> None:
         self.ref = plugin_ref()
         self.against = against
-        self.workers: dict[str, subprocess.Popen[str]] = {}
+        #: per contender, its workers by layout
+        self.workers: dict[str, list[subprocess.Popen[str]]] = {}
         #: CPU seconds per contender, summed over the games played (not the warm-up)
         self.spent: dict[str, float] = {}
         #: per contender, its time ÷ the plugin's, game by game (the same seed)
@@ -92,25 +104,33 @@ class Contenders:
                 raise SystemExit(f"{name} is named twice (name the commit otherwise)")
             contenders.insert(-1, (name, tree_at(full), "changelings"))
         for name, src, ruleset in contenders:
-            env = dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED="0")
-            self.workers[name] = subprocess.Popen(
-                [sys.executable, __file__, "--worker", ruleset], env=env, text=True,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            self.workers[name] = [subprocess.Popen(
+                [sys.executable, __file__, "--worker", ruleset],
+                env=dict(os.environ, PYTHONPATH=str(src), PYTHONHASHSEED=str(layout)),
+                text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                for layout in LAYOUTS]
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
-        for worker in self.workers.values():
-            if worker.stdin is not None:
-                worker.stdin.close()
-            worker.wait(timeout=60)
+        for workers in self.workers.values():
+            for worker in workers:
+                if worker.stdin is not None:
+                    worker.stdin.close()
+                worker.wait(timeout=60)
+
+    def warm(self, preset: str, bots: str) -> None:
+        """A game in every worker, not counted (each compiled its rule set at start)."""
+        for layout in range(len(LAYOUTS)):
+            self.play(preset, 10**6 * len(LAYOUTS) + layout, bots)
 
     def play(self, preset: str, seed: int, bots: str) -> dict[str, float]:
         """One game each, in turn, in an order shuffled by the seed: the CPU seconds each
         spent (in a fixed order the same contender always ran right after the same
         other, and its place moved its figure by several percent: round 6)."""
         spent = {}
-        order = list(self.workers.items())
+        layout = seed % len(LAYOUTS)
+        order = [(name, workers[layout]) for name, workers in self.workers.items()]
         random.Random(seed).shuffle(order)
         for name, worker in order:
             assert worker.stdin is not None and worker.stdout is not None

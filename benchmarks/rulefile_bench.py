@@ -30,7 +30,7 @@ def main() -> None:
                         help="a commit whose rule file is timed too (data@COMMIT)")
     args = parser.parse_args()
     with Contenders(tuple(args.against)) as run:
-        run.play("canterlot-15", 10**6, args.bots)  # warm-up
+        run.warm("canterlot-15", args.bots)
         for seed in range(args.games):
             run.count("canterlot-15", seed, args.bots)
         ref = run.ref

@@ -244,7 +244,7 @@ def data_vs_plugin(seconds: float) -> None:
     from plugin_ref import Contenders
 
     with Contenders() as run:
-        run.play("canterlot-15", game_seed(3, 10**6), "random")  # warm-up
+        run.warm("canterlot-15", "random")
         games = 0
         while sum(run.spent.values()) < 3 * seconds:
             run.count("canterlot-15", game_seed(3, games), "random")
