@@ -881,7 +881,7 @@ class DataRuleset(RulesetBase):
 
             return OnCommand(on_command)
         if "target" in used:
-            split = _target_free_start(cond)
+            split = _free_start(cond)
             if split is not None:
                 return ForTargets(self._refuse_when(*split, text))
             if "actor" in used:
@@ -943,9 +943,9 @@ class DataRuleset(RulesetBase):
                 return fixed
         elif fixed is not None and cond.of_player is not None and cond.of_player[0] == "actor" \
                 and used == {"actor"}:
-            # a test of the actor's value alone (C3.1's ``has(actor, 'voiceless')``,
-            # C5.3's ``leader != actor``, C5.4's ``succession != actor and leader !=
-            # actor``): asked without an environment, the same verdicts
+            # a test of the actor's value alone (C3.1's ``has(actor, 'voiceless')`` and
+            # the unvote's ``sub(actor, 'vote') == none and …``): asked without an
+            # environment, the same verdicts
             of_actor, static = cond.of_player[1], {"$rules": rules, "$facts": facts}
 
             def on_actor(state: GameState, ability: Ability, actor: str) -> Text | None:
@@ -1085,7 +1085,7 @@ class DataRuleset(RulesetBase):
                                       viewer="player", p="player", s="status")
         #: C1.7's ``team(viewer) and team(p)``: the terms that read only the viewer asked
         #: once per view, the rest per player (``view.project``)
-        self.role_seen_split = _target_free_start(self.role_seen, "p")
+        self.role_seen_split = _free_start(self.role_seen, "p")
         self.me_fields: dict[str, tuple[Expr, Expr | None]] = {}
         for key, spec in view.me.items():
             path: tuple[str | int, ...] = ("view", "me", key)
@@ -1461,8 +1461,7 @@ def keyed_by(exprs: Sequence[Any]) -> tuple[tuple[int, ...], tuple[str, ...]]:
     return parts or (PHASE_PART,), facts
 
 
-def _target_free_start(cond: Expr, name: str = "target"
-                       ) -> tuple[Compiled, Compiled] | None:
+def _free_start(cond: Expr, name: str = "target") -> tuple[Compiled, Compiled] | None:
     """Of a condition ``a and b and …``, the code of its first terms that do not read
     ``name`` and of the rest, if both are there (see ``_refuse_when``; the view's
     ``role_seen``, whose first terms read only the viewer)."""
