@@ -342,10 +342,10 @@ class _Out:
     comp_test: PlayerTest | None = None
     #: a condition that reads one variable and the state only, as a test of that
     #: variable's value without an environment: (the variable, the test). An actor check
-    #: of that form (C3.1's ``has(actor, 'voiceless')``, C5.3's ``leader != actor``, C5.4's
-    #: ``succession != actor and leader != actor``, C3.1's unvote) is asked without one
-    #: (``ruleset._check_function``): every legal list asks several. A test of a record
-    #: (:attr:`record`) has this form too
+    #: of that form (C3.1's ``has(actor, 'voiceless')`` and unvote; C5.3's and C5.4's
+    #: through :attr:`of_lookups`) is asked without one (``ruleset._check_function``):
+    #: every legal list asks several; a comprehension whose condition has it binds no
+    #: name. A test of a record (:attr:`record`) has this form too
     of_player: tuple[str, PlayerTest] | None = None
     #: :attr:`of_player` is ``a and b and …`` (``of_and``) or ``a or b or …`` of these
     #: tests: a longer chain is one function, not one per operator
