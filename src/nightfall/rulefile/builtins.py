@@ -64,7 +64,7 @@ def _plus_one(tally: Mapping[str, int], extra: Sequence[str]) -> dict[str, int]:
 
 
 #: ``state.memo`` key of the living players, shared (see :func:`alive_pool`)
-ALIVE_MEMO = "rf.alive"
+_ALIVE = "rf.alive"
 
 
 def alive_pool(state: Any) -> list[str]:
@@ -73,13 +73,13 @@ def alive_pool(state: Any) -> list[str]:
     check, what a stage awaits, the resolution steps). Shared: an expression's value is
     never changed in place (the interpreter builds every list anew: comprehensions,
     ``+``, ``sorted``; ``for`` and ``draw`` copy their list first)."""
-    entry = state.memo.get(ALIVE_MEMO)  # ``derived`` inlined: asked by every list
+    entry = state.memo.get(_ALIVE)  # ``derived`` inlined: asked by every list
     mark = state.stamp[PLAYERS_PART]
     if entry is not None and entry[0] == mark:
         kept: list[str] = entry[1]
         return kept
     alive: list[str] = state.alive()
-    state.memo[ALIVE_MEMO] = (mark, alive)
+    state.memo[_ALIVE] = (mark, alive)
     return alive
 
 

@@ -924,12 +924,13 @@ class _Compiler:
         nothing_awaited_of = (
             x.len_of.awaited_of if str(op) == "==" and x.len_of is not None
             and type(y.value) is int and y.value == 0 else None)
+        lookup = _lookup_of(str(op), x, y)
         return _Out(_compare_code(str(op), x, y), "bool", strict=True, uses=_uses(x, y),
                     equals=equals, negated=negated, record=record, record_not=record_not,
                     role_filter=role_filter, nothing_awaited_of=nothing_awaited_of,
                     of_player=None if record is not None else _compare_of_player(
                         str(op), x, y),
-                    of_lookups=None if record is not None else _lookups_of(str(op), x, y),
+                    of_lookups=None if record is not None or lookup is None else (lookup[1],),
                     of_not=None if record is not None or str(op) not in ("==", "!=") else (
                         _test_only(_compare_of_player("!=" if str(op) == "==" else "==",
                                                       x, y))))
@@ -1438,7 +1439,8 @@ def _compare_of_player(op: str, x: _Out, y: _Out) -> tuple[str, PlayerTest] | No
                 (p, slot) not in state.submissions)
         return giver, lambda rules, state, p: p is not None and (
             (p, slot) in state.submissions)
-    return _kept_of_player(op, x, y) or _kept_of_player(op, y, x)
+    found = _lookup_of(op, x, y)
+    return None if found is None else (found[0], _lookup_test(found[1]))
 
 
 def _field_test(op: str, get: Callable[[Any], Any], c: Any) -> PlayerTest:
@@ -1484,20 +1486,32 @@ def _fact_of_field_test(op: str, flag_field: tuple[str, str, Callable[[Any], Any
                                         base + (fact_get(o) or "")) != field_get(o))
 
 
-def _kept_of_player(op: str, a: _Out, b: _Out) -> tuple[str, PlayerTest] | None:
+def _lookup_of(op: str, x: _Out, y: _Out) -> tuple[str, Lookup] | None:
     """``FACT OP VAR`` of a fact of nobody in particular, or ``KEPT OP VAR`` of a kept
-    definition, as a test of VAR's value (``op``: ``==`` or ``!=``; see
-    :func:`_fused_compare`)."""
-    if b.var is None:
+    definition (either way round; ``op``: ``==`` or ``!=``; see :func:`_fused_compare`),
+    as VAR and the lookup of the other side (:data:`Lookup`)."""
+    if op not in ("==", "!="):
         return None
-    if a.flag is not None and a.flag[1] is None:
-        key = a.flag[0]
-        if op == "==":
-            return b.var, lambda rules, state, value: state.flags.get(key) == value
-        return b.var, lambda rules, state, value: state.flags.get(key) != value
-    if a.kept_read is None:
-        return None
-    memo_key, part, compute = a.kept_read
+    for a, b in ((x, y), (y, x)):
+        if b.var is None:
+            continue
+        if a.flag is not None and a.flag[1] is None:
+            return b.var, (None, a.flag[0], 0, None, op == "==")
+        if a.kept_read is not None:
+            memo_key, part, compute = a.kept_read
+            return b.var, (memo_key, None, part, compute, op == "==")
+    return None
+
+
+def _lookup_test(lookup: Lookup) -> PlayerTest:
+    """A lookup compared with the value, as a test of the value (an actor check reads
+    its lookups in place instead: ``ruleset._check_function``)."""
+    memo_key, flag, part, compute, equal = lookup
+    if flag is not None:
+        if equal:
+            return lambda rules, state, value: state.flags.get(flag) == value
+        return lambda rules, state, value: state.flags.get(flag) != value
+    assert compute is not None
 
     def kept(rules: Env, state: Any, value: Any) -> bool:
         entry = state.memo.get(memo_key)
@@ -1505,24 +1519,9 @@ def _kept_of_player(op: str, a: _Out, b: _Out) -> tuple[str, PlayerTest] | None:
             found = entry[1]
         else:  # worked out (and kept) by the definition's own code
             found = compute({"$state": state, **rules})
-        return bool(found == value) if op == "==" else bool(found != value)
+        return bool(found == value) if equal else bool(found != value)
 
-    return b.var, kept
-
-
-def _lookups_of(op: str, x: _Out, y: _Out) -> tuple[Lookup, ...] | None:
-    """:attr:`_Out.of_lookups` of ``x OP y``: the shapes :func:`_kept_of_player` reads."""
-    if op not in ("==", "!="):
-        return None
-    for a, b in ((x, y), (y, x)):
-        if b.var is None:
-            continue
-        if a.flag is not None and a.flag[1] is None:
-            return ((None, a.flag[0], 0, None, op == "=="),)
-        if a.kept_read is not None:
-            memo_key, part, compute = a.kept_read
-            return ((memo_key, None, part, compute, op == "=="),)
-    return None
+    return kept
 
 
 def _both_of_player(x: _Out, y: _Out, both: bool) -> dict[str, Any]:

@@ -47,7 +47,6 @@ from nightfall.engine.state import PHASE as PHASE_PART
 from nightfall.engine.text import N_, Term, TermNames, Text
 from nightfall.rulefile import hooks as hook_registry
 from nightfall.rulefile.builtins import (
-    ALIVE_MEMO,
     BUILTINS,
     FLAG_READS,
     OPTIONS,
@@ -1423,10 +1422,6 @@ class DataRuleset(RulesetBase):
     def legal_commands(self, state: GameState, player: str) -> list[Command]:
         if state.ended:
             return []
-        # ``alive_pool`` inlined (its memo entry read here: one call less per list)
-        entry = state.memo.get(ALIVE_MEMO)
-        if entry is not None and entry[0] == state.stamp[PLAYERS]:
-            return self.book.legal_commands(state, player, entry[1])
         return self.book.legal_commands(state, player, alive_pool(state))
 
     # -- setup ---------------------------------------------------------------------------
