@@ -44,12 +44,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from nightfall.collector import gc_paused
 from nightfall.engine import Command, Game
 from nightfall.engine.events import Event
 from nightfall.engine.state import GameState, apply
 from nightfall.rulesets import RULESET_IDS, get_ruleset
 from nightfall.sim.build import compiled_problem
-from nightfall.sim.play import gc_paused, play_game, played_inputs, player_names
+from nightfall.sim.play import play_game, played_inputs, player_names
 from nightfall.sim.seeds import game_seed
 from nightfall.sim.setup import Setup, preset_setup
 

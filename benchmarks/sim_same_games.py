@@ -23,6 +23,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from nightfall.collector import gc_paused
 from nightfall.engine import Command, Game
 from nightfall.sim import play
 from nightfall.sim.seeds import game_seed
@@ -56,7 +57,7 @@ def run(seeds: int, turns: bool = False) -> dict[str, list[str]]:
                     seen.update(f"{player} {legal!r}".encode())
                     seen.update(json.dumps(view, sort_keys=True, default=str).encode())
 
-                with play.gc_paused():
+                with gc_paused():
                     game, result = play._play(setup, seed, bots, index,
                                               play.DEFAULT_MAX_STAGES, play.make_bot,
                                               on_turn if turns else None, False)

@@ -31,6 +31,7 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 
 import nightfall.forum.dom_scan
+from nightfall.collector import gc_paused
 from nightfall.forum import Post, VoteRules, count_votes, read_page
 from nightfall.service.votecount import vote_rules_for
 from nightfall.sim.build import compiled_problem
@@ -145,11 +146,13 @@ def parse_only(pages: list[str]) -> int:
 
 
 def count(pages: list[str]) -> int:
-    """What ``nightfall votecount`` does with the pages."""
+    """What ``nightfall votecount`` does with the pages (with the cyclic collector paused
+    for the whole read and count, as the command pauses it)."""
     posts: list[Post] = []
-    for number, page in enumerate(pages):
-        posts.extend(read_page(page, f"page{number}.html", BERLIN).posts)
-    result = count_votes(posts, PLAYERS, CHANGELINGS)
+    with gc_paused():
+        for number, page in enumerate(pages):
+            posts.extend(read_page(page, f"page{number}.html", BERLIN).posts)
+        result = count_votes(posts, PLAYERS, CHANGELINGS)
     return len(result.votes) + len(result.invalid)
 
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nightfall.collector import gc_paused
 from nightfall.engine import Command, Game
 from nightfall.sim import play
 from nightfall.sim.seeds import game_seed
@@ -104,7 +105,7 @@ def play_case(case: Case, ruleset_id: str) -> tuple[Game, str]:
         seen.update(f"{player} {legal!r}".encode())
         seen.update(json.dumps(view, sort_keys=True, default=str).encode())
 
-    with play.gc_paused():
+    with gc_paused():
         game, _ = play._play(setup_of(case, ruleset_id), game_seed(2026, case.index),
                              case.bots, case.index, play.DEFAULT_MAX_STAGES, play.make_bot,
                              on_turn if case.turns else None, False)

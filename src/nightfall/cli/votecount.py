@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
+from nightfall.collector import gc_paused
 from nightfall.engine.text import N_
 from nightfall.i18n import SUPPORTED_LOCALES, default_locale, gettext_for, localize
 
@@ -235,39 +236,42 @@ def votecount(
         limits.check_request([(source, 0) for source in files])
     except limits.LimitExceeded as error:
         _fail(lang, _say(lang, error.msgid, **error.params))
-    budget = limits.Budget()  # one count's work, all files together
-    for source in pages:
-        if _is_address(source):
-            read = _read_address(source, zone_info, credentials, lang)
-        else:
-            path = Path(source)
-            try:
-                data = limits.read_limited(path)
-                total += len(data)
-                limits.check_total(total)
-            except OSError:
-                read = [read_file(path, zone_info)]  # says why it cannot be read
-            except limits.LimitExceeded as error:
-                _fail(lang, _say(lang, error.msgid, **error.params))
+    # the collector paused for the whole read and count (forum/detect.py read_page says
+    # why): the posts of every page live until the count, and no cycles are made
+    with gc_paused():
+        budget = limits.Budget()  # one count's work, all files together
+        for source in pages:
+            if _is_address(source):
+                read = _read_address(source, zone_info, credentials, lang)
             else:
-                read = [read_page(data, source, zone_info, budget)]
-        for page in read:
-            if page.refused is not None:  # too deep or too much: no parser saw it
-                msgid, params = page.refused
-                _fail(lang, _say(lang, msgid, **dict(params)))
-            for issue in page.issues:
-                typer.echo(f"warning: {issue}", err=True)
-            if page.usable:
-                usable += 1
-                posts.extend(page.posts)
-    if not usable:
-        names = ", ".join(pages)
-        _fail(lang, _say(lang, N_("no page could be read ({files})"), files=names))
-    try:
-        count = count_votes(posts, roster, rules, aliases=aliases, since=start, deadline=stop,
-                            facts=facts)
-    except PlayerListError as error:
-        _fail(lang, localize(error.reason, lang), "--players/--alias")
+                path = Path(source)
+                try:
+                    data = limits.read_limited(path)
+                    total += len(data)
+                    limits.check_total(total)
+                except OSError:
+                    read = [read_file(path, zone_info)]  # says why it cannot be read
+                except limits.LimitExceeded as error:
+                    _fail(lang, _say(lang, error.msgid, **error.params))
+                else:
+                    read = [read_page(data, source, zone_info, budget)]
+            for page in read:
+                if page.refused is not None:  # too deep or too much: no parser saw it
+                    msgid, params = page.refused
+                    _fail(lang, _say(lang, msgid, **dict(params)))
+                for issue in page.issues:
+                    typer.echo(f"warning: {issue}", err=True)
+                if page.usable:
+                    usable += 1
+                    posts.extend(page.posts)
+        if not usable:
+            names = ", ".join(pages)
+            _fail(lang, _say(lang, N_("no page could be read ({files})"), files=names))
+        try:
+            count = count_votes(posts, roster, rules, aliases=aliases, since=start, deadline=stop,
+                                facts=facts)
+        except PlayerListError as error:
+            _fail(lang, localize(error.reason, lang), "--players/--alias")
     if as_json:
         typer.echo(render_json(count))
     else:

@@ -26,6 +26,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
+from nightfall.collector import gc_paused
 from nightfall.forum.model import Post
 from nightfall.forum.names import Match, NameMatcher, Resolution, name_key
 from nightfall.forum.rules import GameFacts, VoteRules
@@ -159,7 +160,14 @@ def count_votes(
     there or not (they are recognised either way). Raises
     :class:`~nightfall.forum.names.PlayerListError` for an inconsistent player list.
     """
-    facts = facts or GameFacts()
+    with gc_paused():  # (as a page is read: many objects, no cycles; nightfall.collector)
+        return _count_votes(posts, players, rules, aliases, since, deadline,
+                            facts or GameFacts())
+
+
+def _count_votes(posts: Iterable[Post], players: Sequence[str], rules: VoteRules,
+                 aliases: Mapping[str, Iterable[str]] | None, since: datetime | None,
+                 deadline: datetime | None, facts: GameFacts) -> VoteCount:
     ordered = order_posts(posts)
     everyone = list(players) + [p for p in sorted(facts.departed) if p not in players]
     authors = {post.author for post in ordered}

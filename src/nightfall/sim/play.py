@@ -7,10 +7,11 @@ gives each bot its player's projection and legal commands, submits what the bot 
 through ``game.execute``, and, unless the stage closed early, lets the deadline pass
 (``game.advance()``). No clock, no I/O: commands carry no time.
 
-The cyclic garbage collector is paused while a game is played (:func:`gc_paused`): a
-game allocates hundreds of thousands of small objects that live until it ends, and the
-collector kept traversing them (~10-15% of a game's time); the few cycles a game leaves
-(exceptions of rejected commands) are collected once it is over.
+The cyclic garbage collector is paused while a game is played
+(:func:`nightfall.collector.gc_paused`): a game allocates hundreds of thousands of small
+objects that live until it ends, and the collector kept traversing them (~10-15% of a
+game's time); the few cycles a game leaves (exceptions of rejected commands) are
+collected once it is over.
 
 The games are played without resolution traces (``Game(tracing=False)``): no rule reads
 them, and a report needs none. `replay_game` plays one game again with tracing on
@@ -19,15 +20,14 @@ them, and a report needs none. `replay_game` plays one game again with tracing o
 
 from __future__ import annotations
 
-import gc
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from nightfall.collector import gc_paused
 from nightfall.engine import Command, Game, Rejected, Ruleset
 from nightfall.engine.events import PlayerLeft
 from nightfall.engine.phase import DAY, NIGHT
@@ -84,21 +84,6 @@ def _rules_info_of(ruleset: Ruleset) -> RulesInfo:
     """The public facts of a rule set object (a rule file's is found by its hash, not by
     the id inside it: :func:`nightfall.sim.rulefiles.ruleset_of`)."""
     return RulesInfo.of(ruleset)
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector for the block (reference counting still frees
-    almost everything at once); it is switched back on after the block only if it was on
-    before, so nested or concurrent uses never leave it off for good. Results do not
-    depend on it: nothing in a game reads the collector."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def player_names(count: int) -> list[str]:
@@ -247,6 +232,6 @@ def _result(game: Game, index: int, seed: int, names: list[str], dealt: list[str
 
 
 __all__ = [
-    "DEFAULT_MAX_STAGES", "UNFINISHED", "GameResult", "gc_paused", "play_game",
+    "DEFAULT_MAX_STAGES", "UNFINISHED", "GameResult", "play_game",
     "played_inputs", "player_names", "replay_game",
 ]

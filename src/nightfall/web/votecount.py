@@ -26,6 +26,7 @@ from typing import Any
 
 from starlette.datastructures import UploadFile
 
+from nightfall.collector import gc_paused
 from nightfall.engine.text import N_, Text
 from nightfall.forum import (
     CastVote,
@@ -200,6 +201,11 @@ def _aliases(text: str) -> dict[str, list[str]]:
 
 def read_pages(uploads: Sequence[Upload], tz: tzinfo) -> list[Page]:
     """Every file as a thread page, or an error naming the first that is none."""
+    with gc_paused():  # (every page's posts live until the count: forum/detect.py read_page)
+        return _read_pages(uploads, tz)
+
+
+def _read_pages(uploads: Sequence[Upload], tz: tzinfo) -> list[Page]:
     pages = []
     budget = limits.Budget()  # one count's work, all files together
     for upload in uploads:
