@@ -8,7 +8,9 @@ while a line break, a block boundary or non-red text ends it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from nightfall.forum.colors import is_red
 from nightfall.forum.model import Content, Element, NodeKind, Text
@@ -76,6 +78,9 @@ def scan(root: Element) -> Scan:
     return result
 
 
+_Walk = Callable[[Element, bool, Any], None]
+
+
 def _walk(top: Element, quoted: bool, result: Scan) -> str:
     """The canonical BBCode of ``top`` (a post or one quote), adding its red fragments
     and its quotes' BBCode (each walked by its own call) to ``result``.
@@ -101,7 +106,10 @@ def _walk(top: Element, quoted: bool, result: Scan) -> str:
             run = None
         pending = ""
 
-    def walk(node: Element, red: bool) -> None:
+    # ``walk`` recurses through its argument ``again`` (itself), not its own name: a
+    # function that names itself holds itself in its closure cell, a reference cycle per
+    # post left for the cyclic collector, which a count pauses (nightfall.collector)
+    def walk(node: Element, red: bool, again: _Walk) -> None:
         nonlocal size, run, run_offset, pending
         for child in node.children:
             if isinstance(child, Text):
@@ -140,14 +148,14 @@ def _walk(top: Element, quoted: bool, result: Scan) -> str:
                 opening = f"[color={color}]"
                 append(opening)
                 size += len(opening)
-                walk(child, is_red(color))
+                again(child, is_red(color), again)
                 append("[/color]")
                 size += 8
             elif kind is NodeKind.BLOCK:
                 close()
                 append("\n")
                 size += 1
-                walk(child, red)
+                again(child, red, again)
                 close()
                 append("\n")
                 size += 1
@@ -155,12 +163,12 @@ def _walk(top: Element, quoted: bool, result: Scan) -> str:
                 tag = _BBCODE_TAGS[kind]
                 append(f"[{tag}]")
                 size += len(tag) + 2
-                walk(child, red)
+                again(child, red, again)
                 append(f"[/{tag}]")
                 size += len(tag) + 3
             else:
-                walk(child, red)
+                again(child, red, again)
 
-    walk(top, False)
+    walk(top, False, walk)
     close()
     return "".join(out)
