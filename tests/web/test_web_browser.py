@@ -12,8 +12,10 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -49,13 +51,15 @@ def quiet_zone() -> str:
     return "Etc/GMT" + ("-" if offset > 0 else "+") + str(abs(offset))
 
 
-def new_game(page: Any, server: str, ruleset: str, title: str) -> None:
+def new_game(page: Any, server: str, ruleset: str, title: str) -> str:
     """Open the new-game form of ``ruleset`` and fill its title, its language and a
-    time zone far from every deadline (:func:`quiet_zone`)."""
+    time zone far from every deadline (:func:`quiet_zone`); returns that zone."""
+    zone = quiet_zone()
     page.goto(f"{server}/new?ruleset={ruleset}&lang=en")
     page.fill("input[name=title]", title)
     page.select_option("select[name=locale]", "en")
-    page.fill("input[name=opt_timezone]", quiet_zone())
+    page.fill("input[name=opt_timezone]", zone)
+    return zone
 
 
 def free_port() -> int:
@@ -339,7 +343,7 @@ def test_counting_forum_votes_on_the_gm_page(browser: Any, server: str) -> None:
     the file picker, the count and the post to copy shown, the votes submitted."""
     gm = Person(browser, "GM")
     page = gm.page
-    new_game(page, server, "changelings", "Browser forum count")
+    zone = ZoneInfo(new_game(page, server, "changelings", "Browser forum count"))
     page.locator("form.new-game button[type=submit]").click()
     page.wait_for_url("**/gm/**")
     gm.url = page.url.split("?")[0]
@@ -354,8 +358,13 @@ def test_counting_forum_votes_on_the_gm_page(browser: Any, server: str) -> None:
     section = page.locator("#votecount")
     section.locator("input[name=pages]").set_input_files(
         str(Path(__file__).parents[1] / "forum" / "fixtures" / "day4.bbcode"))
-    section.locator("input[name=since]").fill("2012-12-24 00:00")
-    section.locator("input[name=deadline]").fill("2012-12-24 19:30")
+    # the window in the game's zone (the form's times are read in it; the quiet zone
+    # moves with the hour of the run): Berlin 17:00-19:30, around the file's posts,
+    # 18:00-18:40 Berlin time (its "timezone:" line)
+    for field, hour, minute in (("since", 17, 0), ("deadline", 19, 30)):
+        moment = datetime(2012, 12, 24, hour, minute, tzinfo=ZoneInfo("Europe/Berlin"))
+        section.locator(f"input[name={field}]").fill(
+            f"{moment.astimezone(zone):%Y-%m-%d %H:%M}")
     section.locator("form.votecount-form button[type=submit]").click()
     page.wait_for_load_state()
     assert page.locator("#error").count() == 0, page.locator("#error").inner_text()
