@@ -1503,25 +1503,25 @@ def _lookup_of(op: str, x: _Out, y: _Out) -> tuple[str, Lookup] | None:
     return None
 
 
+def lookup_value(lookup: Lookup, state: Any, static: Env) -> Any:
+    """What a lookup reads (``static``: ``$rules`` and ``$facts``): the fact's flag, or the
+    kept definition's memo entry while it is valid, worked out by the definition's own
+    code (and kept) when it is not."""
+    memo_key, flag, part, compute, _ = lookup
+    if flag is not None:
+        return state.flags.get(flag)
+    entry = state.memo.get(memo_key)
+    if entry is not None and entry[0] == state.stamp[part]:
+        return entry[1]
+    assert compute is not None
+    return compute({"$state": state, **static})
+
+
 def _lookup_test(lookup: Lookup) -> PlayerTest:
     """A lookup compared with the value, as a test of the value (an actor check reads
     its lookups in place instead: ``ruleset._check_function``)."""
-    memo_key, flag, part, compute, equal = lookup
-    if flag is not None:
-        if equal:
-            return lambda rules, state, value: state.flags.get(flag) == value
-        return lambda rules, state, value: state.flags.get(flag) != value
-    assert compute is not None
-
-    def kept(rules: Env, state: Any, value: Any) -> bool:
-        entry = state.memo.get(memo_key)
-        if entry is not None and entry[0] == state.stamp[part]:
-            found = entry[1]
-        else:  # worked out (and kept) by the definition's own code
-            found = compute({"$state": state, **rules})
-        return bool(found == value) if equal else bool(found != value)
-
-    return kept
+    equal = lookup[4]
+    return lambda rules, state, value: (lookup_value(lookup, state, rules) == value) is equal
 
 
 def _both_of_player(x: _Out, y: _Out, both: bool) -> dict[str, Any]:

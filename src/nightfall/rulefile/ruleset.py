@@ -75,6 +75,7 @@ from nightfall.rulefile.expr import (
     Scope,
     all_of,
     compile_expr,
+    lookup_value,
 )
 from nightfall.rulefile.kept import keeper
 from nightfall.rulefile.load import RuleFileError, RuleProblem, Source, read_source
@@ -927,18 +928,9 @@ class DataRuleset(RulesetBase):
             lookups, static = cond.of_lookups, {"$rules": rules, "$facts": facts}
 
             def on_actor(state: GameState, ability: Ability, actor: str) -> Text | None:
-                for memo_key, flag, part, compute, equal in lookups:
-                    if flag is not None:
-                        value = state.flags.get(flag)
-                    else:
-                        entry = state.memo.get(memo_key)
-                        if entry is not None and entry[0] == state.stamp[part]:
-                            value = entry[1]
-                        else:  # worked out (and kept) by the definition's own code
-                            assert compute is not None
-                            value = compute({"$state": state, **static})
-                    if (value == actor) is not equal:  # a term is false: not refused
-                        return None
+                for lookup in lookups:
+                    if (lookup_value(lookup, state, static) == actor) is not lookup[4]:
+                        return None  # a term is false: not refused
                 return fixed
         elif fixed is not None and cond.of_player is not None and cond.of_player[0] == "actor" \
                 and used == {"actor"}:
