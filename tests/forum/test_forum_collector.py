@@ -8,7 +8,7 @@ leak nobody sees; leaving it on during a read would be the slowness this pause r
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,7 @@ import pytest
 from forumkit import BERLIN
 
 from changelingskit import CHANGELINGS_VOTES
-from nightfall.forum import content, count_votes, detect, read_page
+from nightfall.forum import GameFacts, content, count, count_votes, detect, read_page
 from nightfall.forum.names import PlayerListError
 from nightfall.web.votecount import CountError, Upload, read_pages
 
@@ -69,33 +69,33 @@ def test_the_check_can_fail_the_same_read_unpaused_collects_all_along() -> None:
     assert len(runs) > 10 * PAUSE_EDGES
 
 
-@pytest.mark.parametrize("data", [b"", b"\xff\xfe<html", b"<html><body>" + b"<div>" * 5000,
-                                  "<html>" + "<b>" * 300_000], ids=["empty", "garbled",
-                                                                     "deep", "too much"])
+@pytest.mark.parametrize(("data", "refused"), [
+    (b"", False), (b"\xff\xfe<html", False), (b"<html><body>" + b"<div>" * 5000, True),
+    ("<html>" + "<b>" * 300_000, True)], ids=["empty", "no forum page", "deep divs",
+                                              "deep formatting"])
 def test_the_collector_is_given_back_after_a_page_that_is_refused_or_unreadable(
-        data: bytes | str) -> None:
+        data: bytes | str, refused: bool) -> None:
     for enabled in (True, False):
         with collector(enabled):
-            read_page(data, "odd.html", BERLIN)
+            page = read_page(data, "odd.html", BERLIN)
             assert gc.isenabled() is enabled
-
-
-def _count(players: list[str]) -> Callable[[], Any]:
-    posts = list(read_page(PAGE, "day2.html", BERLIN).posts)
-    return lambda: count_votes(posts, players, CHANGELINGS_VOTES)
+        assert not page.usable and (page.refused is not None) is refused
 
 
 def test_a_count_pauses_the_collector_and_gives_it_back_even_when_it_fails() -> None:
-    players = sorted({post.author for post in read_page(PAGE, "p.html", BERLIN).posts})
-    count = _count(players)
+    posts = list(read_page(PAGE, "day2.html", BERLIN).posts)
+    players = sorted({post.author for post in posts})
     with collector(True) as runs:
-        result = count()
+        result = count_votes(posts, players, CHANGELINGS_VOTES)
         assert gc.isenabled()
     assert len(runs) <= PAUSE_EDGES
     assert result.votes or result.invalid
+    with collector(True) as runs:  # the check can fail: the same count unpaused collects
+        count._count_votes(posts, players, CHANGELINGS_VOTES, None, None, None, GameFacts())
+    assert len(runs) > 10 * PAUSE_EDGES
     with collector(True):  # a player list the count refuses
         with pytest.raises(PlayerListError):
-            _count(["Ann", "ann"])()
+            count_votes(posts, ["Ann", "ann"], CHANGELINGS_VOTES)
         assert gc.isenabled()
 
 
